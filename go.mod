@@ -1,0 +1,8 @@
+module github.com/rulesgpu/rules_gpu
+
+go 1.26
+
+require (
+	github.com/klauspost/compress v1.20.4
+	github.com/pierrec/lz4/v4 v4.1.33
+)

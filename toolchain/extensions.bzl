@@ -1,0 +1,26 @@
+"""The `cuda` module extension: CUDA toolkits for bzlmod users."""
+
+load(":local_cuda.bzl", "local_cuda_toolkit")
+
+_local = tag_class(
+    doc = "A CUDA toolkit found on the machine that builds.",
+    attrs = {
+        "name": attr.string(default = "cuda_toolkit", doc = "The repository's name."),
+        "path": attr.string(doc = "The toolkit's root; default: `$CUDA_PATH`, `/usr/local/cuda`, then `/usr/bin`."),
+    },
+)
+
+def _cuda_impl(mctx):
+    seen = {}
+    for mod in mctx.modules:
+        for tag in mod.tags.local:
+            if tag.name in seen:
+                continue
+            seen[tag.name] = True
+            local_cuda_toolkit(name = tag.name, path = tag.path)
+
+cuda = module_extension(
+    implementation = _cuda_impl,
+    doc = "Declares CUDA toolkit repositories; register `@NAME//:all` as toolchains.",
+    tag_classes = {"local": _local},
+)

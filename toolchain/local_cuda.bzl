@@ -1,0 +1,85 @@
+"""Discovery of a CUDA toolkit installed on the machine that builds."""
+
+_TOOLS = ["ptxas", "fatbinary", "cuobjdump", "nvdisasm"]
+
+def _candidates(rctx):
+    """Toolkit bin directories to try, most specific first."""
+    dirs = []
+    if rctx.attr.path:
+        dirs.append(rctx.attr.path + "/bin")
+    cuda_path = rctx.os.environ.get("CUDA_PATH", "")
+    if cuda_path:
+        dirs.append(cuda_path + "/bin")
+    dirs.append("/usr/local/cuda/bin")
+    dirs.append("/usr/bin")  # Debian and Ubuntu's nvidia-cuda-toolkit
+    return dirs
+
+def _version(rctx, ptxas):
+    res = rctx.execute([ptxas, "--version"])
+    if res.return_code != 0:
+        return None
+    for line in res.stdout.splitlines():
+        if "release " in line:
+            # "Cuda compilation tools, release 12.4, V12.4.131"
+            return line.split("release ")[1].split(",")[0].strip()
+    return None
+
+def _local_cuda_toolkit_impl(rctx):
+    tried = []
+    found = None
+    for d in _candidates(rctx):
+        tried.append(d)
+        p = rctx.path(d + "/ptxas")
+        if p.exists:
+            found = d
+            break
+    attrs = []
+    if found:
+        version = _version(rctx, rctx.path(found + "/ptxas"))
+        if not version:
+            fail("rules_gpu: %s/ptxas does not say its version (ptxas --version)" % found)
+        for tool in _TOOLS:
+            p = rctx.path(found + "/" + tool)
+            if p.exists:
+                rctx.symlink(p, "bin/" + tool)
+                attrs.append('    {tool} = "bin/{tool}",'.format(tool = tool))
+        attrs.append('    version = "%s",' % version)
+        attrs.append('    root = "%s",' % found)
+    else:
+        attrs.append('    missing = "no CUDA toolkit found (looked for ptxas in %s); install one, set CUDA_PATH, or use a hermetic toolkit",' % ", ".join(tried))
+    rctx.file("BUILD.bazel", """\
+load("{rule}", "cuda_toolchain")
+
+package(default_visibility = ["//visibility:public"])
+
+exports_files(glob(["bin/*"]))
+
+cuda_toolchain(
+    name = "cuda",
+{attrs}
+)
+
+toolchain(
+    name = "toolchain",
+    toolchain = ":cuda",
+    toolchain_type = "{type}",
+)
+""".format(
+        rule = str(Label("//toolchain:cuda_toolchain.bzl")),
+        attrs = "\n".join(attrs),
+        type = str(Label("//toolchain:cuda_toolchain_type")),
+    ))
+
+local_cuda_toolkit = repository_rule(
+    implementation = _local_cuda_toolkit_impl,
+    doc = """Finds a CUDA toolkit on the machine that builds and exposes it as a `cuda_toolchain`.
+
+Looks in `path`, then `$CUDA_PATH`, `/usr/local/cuda` and the Debian/Ubuntu layout (`/usr/bin`).
+The version comes from `ptxas --version`. Without a toolkit the repository still exists and every
+rule that needs ptxas fails with an error that says where it looked.""",
+    attrs = {
+        "path": attr.string(doc = "The toolkit's root directory (the one holding `bin/ptxas`)."),
+    },
+    environ = ["CUDA_PATH"],
+    local = True,
+)

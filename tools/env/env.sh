@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# env.sh — the hermetic build environment of rules_gpu.
+#
+# A Debian sid root filesystem holding Bazel 7.7.1, Go, the CUDA 12.4 toolkit, LLVM/clang/MLIR 21 and
+# stardoc, with rules_go and gazelle fetched from the Go module proxy and set up to work offline.
+# It lives outside the work tree (default ~/.cache/rules_gpu/env, override with RULES_GPU_ENV) and is
+# reused between runs.
+#
+#   tools/env/env.sh setup        create or complete the environment (idempotent, safe to interrupt)
+#   tools/env/env.sh run CMD...   run CMD inside it, in this work tree (sets it up first if needed)
+#   tools/env/env.sh shell        an interactive shell inside it
+#   tools/env/env.sh status       what is installed and where
+#   tools/env/env.sh reset        delete the environment (the next run builds it again)
+#
+# Every run happens in fresh mount and PID namespaces (unshare): the bind mounts and every process
+# started inside, the Bazel server included, disappear when the command returns, however it ends.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=${RULES_GPU_ENV:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_gpu/env}
+root=$cache/rootfs
+mirror=${RULES_GPU_MIRROR:-}
+
+# shellcheck source=tools/env/versions.sh
+. "$here/versions.sh"
+
+log() { printf 'env.sh: %s\n' "$*" >&2; }
+die() { printf 'env.sh: error: %s\n' "$*" >&2; exit 1; }
+
+need_root() {
+  [ "$(id -u)" = 0 ] || die "must run as root (debootstrap, chroot and mount namespaces need it); try: sudo $0 $*"
+}
+
+# The archive the host already uses, so the same proxy or mirror serves sid.
+host_mirror() {
+  if [ -n "$mirror" ]; then echo "$mirror"; return; fi
+  local u
+  u=$(sed -n 's/^URIs: *\(.*debian\/*\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n1)
+  [ -n "$u" ] || u=$(awk '$1=="deb" && $2 ~ /debian\/?$/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
+  echo "${u:-http://deb.debian.org/debian}"
+}
+
+# A stage is done when its stamp holds the fingerprint of what it was made from.
+stage_done() { [ -f "$cache/stamps/$1" ] && [ "$(cat "$cache/stamps/$1")" = "$2" ]; }
+stage_mark() { mkdir -p "$cache/stamps"; echo "$2" >"$cache/stamps/$1.tmp"; mv "$cache/stamps/$1.tmp" "$cache/stamps/$1"; }
+
+# Runs a command as root inside the rootfs without the work tree (used while setting up).
+in_root() {
+  unshare --mount --pid --fork --propagation private -- bash -c '
+    set -e; r=$1; shift
+    mount -t proc proc "$r/proc"; mount --rbind /dev "$r/dev"; mount --rbind /sys "$r/sys"
+    [ -e /etc/resolv.conf ] && mount --bind /etc/resolv.conf "$r/etc/resolv.conf" || true
+    exec chroot "$r" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+      LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"' _ "$root" "$@"
+}
+
+stage_debootstrap() {
+  local fp="sid $(host_mirror)"
+  stage_done debootstrap "$fp" && return 0
+  command -v debootstrap >/dev/null || { log "installing debootstrap on the host"; apt-get update -qq; apt-get install -y -qq debootstrap >/dev/null; }
+  local part=$cache/rootfs.partial
+  rm -rf "$part" "$root"
+  mkdir -p "$cache"
+  log "debootstrap sid into $part (about a minute)"
+  debootstrap --variant=minbase --components=main,contrib,non-free sid "$part" "$(host_mirror)" >"$cache/debootstrap.log" 2>&1 ||
+    die "debootstrap failed; see $cache/debootstrap.log"
+  mv "$part" "$root"
+  stage_mark debootstrap "$fp"
+}
+
+stage_apt() {
+  local fp="$RULES_GPU_APT_PACKAGES"
+  stage_done apt "$fp" && return 0
+  # The archive is a frozen snapshot: its Release files are past their Valid-Until date.
+  printf 'Acquire::Check-Valid-Until "false";\nAcquire::Check-Date "false";\n' >"$root/etc/apt/apt.conf.d/99rules-gpu-snapshot"
+  printf 'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\n' >"$root/etc/apt/apt.conf.d/99rules-gpu-norecommends"
+  # The host's extra certificate authorities (a TLS-intercepting proxy, say), for the Go module proxy.
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
+  log "installing packages in the rootfs (a few minutes): $RULES_GPU_APT_PACKAGES"
+  # shellcheck disable=SC2086
+  in_root bash -c "dpkg --configure -a && apt-get update -qq && apt-get install -y -q $RULES_GPU_APT_PACKAGES && apt-get clean && update-ca-certificates" \
+    >"$cache/apt.log" 2>&1 || die "package installation failed; see $cache/apt.log"
+  stage_mark apt "$fp"
+}
+
+# rules_go and gazelle from the Go module proxy, with what module zips lose put back.
+stage_modules() {
+  local fp
+  fp="$RULES_GO_VERSION $GAZELLE_VERSION $(cd "$here" && cat offline/patches/* fetch_modules.sh | sha256sum | cut -c1-16)"
+  stage_done modules "$fp" && return 0
+  log "fetching rules_go $RULES_GO_VERSION and gazelle $GAZELLE_VERSION from the Go module proxy"
+  rm -rf "$root/opt/rules_gpu/modules"
+  mkdir -p "$root/opt/rules_gpu/src"
+  cp -r "$here/offline" "$here/fetch_modules.sh" "$here/versions.sh" "$root/opt/rules_gpu/src/"
+  in_root bash /opt/rules_gpu/src/fetch_modules.sh /opt/rules_gpu >"$cache/modules.log" 2>&1 ||
+    die "fetching rules_go/gazelle failed; see $cache/modules.log"
+  stage_mark modules "$fp"
+}
+
+# Stubs and the system bazelrc: refreshed on every run, cheap, so edits to tools/env/offline apply.
+stage_bazelrc() {
+  mkdir -p "$root/opt/rules_gpu"
+  rm -rf "$root/opt/rules_gpu/stubs.new"
+  cp -r "$here/offline/stubs" "$root/opt/rules_gpu/stubs.new"
+  rm -rf "$root/opt/rules_gpu/stubs"
+  mv "$root/opt/rules_gpu/stubs.new" "$root/opt/rules_gpu/stubs"
+  cp "$here/offline/bazelrc" "$root/etc/bazel.bazelrc"
+}
+
+setup() {
+  need_root setup
+  stage_debootstrap
+  stage_apt
+  stage_modules
+  stage_bazelrc
+}
+
+ready() {
+  stage_done debootstrap "sid $(host_mirror)" && stage_done apt "$RULES_GPU_APT_PACKAGES" &&
+    [ -f "$cache/stamps/modules" ]
+}
+
+run() {
+  need_root run
+  if ! ready; then setup; else stage_modules; stage_bazelrc; fi
+  local cwd=$PWD
+  case "$cwd/" in "$repo"/*) ;; *) cwd=$repo ;; esac
+  local pass=()
+  for v in CI TERM GOPROXY GONOSUMDB GOPRIVATE GOFLAGS GOSUMDB RULES_GPU_TEST_FILTER; do
+    [ -n "${!v:-}" ] && pass+=("$v=${!v}")
+  done
+  unshare --mount --pid --fork --propagation private -- bash -c '
+    set -e; r=$1; repo=$2; cwd=$3; npass=$4; shift 4
+    mount -t proc proc "$r/proc"; mount --rbind /dev "$r/dev"; mount --rbind /sys "$r/sys"
+    [ -e /etc/resolv.conf ] && mount --bind /etc/resolv.conf "$r/etc/resolv.conf" || true
+    mkdir -p "$r$repo"; mount --bind "$repo" "$r$repo"
+    mount -t tmpfs tmpfs "$r/tmp"
+    exec chroot "$r" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+      LANG=C.UTF-8 USER=root GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0="*" \
+      RULES_GPU_IN_ENV=1 "${@:1:$npass}" bash -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "${@:$((npass+1))}"' \
+    _ "$root" "$repo" "$cwd" "${#pass[@]}" "${pass[@]}" "$@"
+}
+
+case "${1:-}" in
+  setup) setup ;;
+  run) shift; [ $# -gt 0 ] || die "usage: env.sh run CMD [ARGS...]"; run "$@" ;;
+  shell) run bash -i ;;
+  status)
+    echo "environment: $cache"
+    for s in debootstrap apt modules; do
+      if [ -f "$cache/stamps/$s" ]; then echo "  $s: done ($(cat "$cache/stamps/$s" | cut -c1-60))"; else echo "  $s: not done"; fi
+    done
+    [ -d "$root" ] && du -sh "$root" 2>/dev/null | sed 's/^/  size: /'
+    ;;
+  _stage) need_root; "stage_$2" ;;
+  reset) need_root reset; log "removing $cache"; rm -rf "$cache" ;;
+  *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac

@@ -1,0 +1,13 @@
+# versions.sh — the pinned versions of the build environment, in one place (sourced by env.sh).
+# Changing a line here makes the next `env.sh run` redo the stage it belongs to.
+
+# Debian sid packages (installed with --no-install-recommends).
+#   bazel-bootstrap 7.7.1 needs libblake3-0, which its package forgets to depend on.
+#   nvidia-cuda-toolkit (non-free) is CUDA 12.4: ptxas, fatbinary, cuobjdump, nvdisasm, nvcc, libdevice.
+#   mlir-21-tools has mlir-opt with nvvm-attach-target and gpu-module-to-binary.
+RULES_GPU_APT_PACKAGES="bazel-bootstrap libblake3-0 golang-go git ca-certificates python3 \
+nvidia-cuda-toolkit mlir-21-tools llvm-21 clang-21 bazel-stardoc bazel-rules-shell"
+
+# Bazel rules from the Go module proxy (they are Go modules too).
+RULES_GO_VERSION=v0.62.0
+GAZELLE_VERSION=v0.47.0

@@ -1,0 +1,51 @@
+package params
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+func TestExpand(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plain := write("plain", "--chip\nsm_90\n")
+	quoted := write("quoted", "--opt\n'a b'\n'it'\\''s'\n")
+	empty := write("empty", "")
+	for _, tc := range []struct {
+		name string
+		in   []string
+		want []string
+	}{
+		{"no files", []string{"compile", "x.ptx"}, []string{"compile", "x.ptx"}},
+		{"plain file", []string{"compile", "@" + plain, "x.ptx"}, []string{"compile", "--chip", "sm_90", "x.ptx"}},
+		{"shell quoting", []string{"@" + quoted}, []string{"--opt", "a b", "it's"}},
+		{"empty file", []string{"a", "@" + empty}, []string{"a"}},
+		{"escaped at", []string{"@@literal"}, []string{"@literal"}},
+		{"lone at", []string{"@"}, []string{"@"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Expand(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Expand(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestExpandMissingFile(t *testing.T) {
+	_, err := Expand([]string{"@" + filepath.Join(t.TempDir(), "nope")})
+	if err == nil {
+		t.Fatal("Expand of a missing parameter file succeeded")
+	}
+}
