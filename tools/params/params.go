@@ -1,8 +1,9 @@
 // Package params expands Bazel parameter files in command lines.
 //
-// Bazel passes long command lines as "@path" arguments naming a file that holds one argument per line
-// (ctx.actions.args().use_param_file("@%s") with the default "shell" or "multiline" format). Expand
-// replaces each such argument by the lines of its file.
+// Bazel passes long command lines in parameter files: rules_gpu's actions use
+// args.use_param_file("--params=%s"), so a file holds one argument per line ("multiline" format, or
+// "shell" with single quotes). Expand replaces each "--params=FILE" argument by the arguments in FILE.
+// The explicit flag, rather than Bazel's usual "@FILE", keeps labels such as "@repo//pkg:name" literal.
 package params
 
 import (
@@ -11,16 +12,17 @@ import (
 	"strings"
 )
 
-// Expand returns args with every "@file" argument replaced by the arguments in file, one per line.
-// An argument "@@x" stands for the literal "@x".
+// Flag is the prefix of a parameter file argument.
+const Flag = "--params="
+
+// Expand returns args with every "--params=FILE" argument replaced by the arguments in FILE, one per
+// line. Parameter files do not nest.
 func Expand(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
 		switch {
-		case strings.HasPrefix(a, "@@"):
-			out = append(out, a[1:])
-		case strings.HasPrefix(a, "@") && len(a) > 1:
-			data, err := os.ReadFile(a[1:])
+		case strings.HasPrefix(a, Flag):
+			data, err := os.ReadFile(a[len(Flag):])
 			if err != nil {
 				return nil, fmt.Errorf("reading parameter file: %w", err)
 			}

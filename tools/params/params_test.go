@@ -25,11 +25,10 @@ func TestExpand(t *testing.T) {
 		want []string
 	}{
 		{"no files", []string{"compile", "x.ptx"}, []string{"compile", "x.ptx"}},
-		{"plain file", []string{"compile", "@" + plain, "x.ptx"}, []string{"compile", "--chip", "sm_90", "x.ptx"}},
-		{"shell quoting", []string{"@" + quoted}, []string{"--opt", "a b", "it's"}},
-		{"empty file", []string{"a", "@" + empty}, []string{"a"}},
-		{"escaped at", []string{"@@literal"}, []string{"@literal"}},
-		{"lone at", []string{"@"}, []string{"@"}},
+		{"plain file", []string{"compile", Flag + plain, "x.ptx"}, []string{"compile", "--chip", "sm_90", "x.ptx"}},
+		{"shell quoting", []string{Flag + quoted}, []string{"--opt", "a b", "it's"}},
+		{"empty file", []string{"a", Flag + empty}, []string{"a"}},
+		{"labels stay literal", []string{"--target", "@repo//pkg:name", "@"}, []string{"--target", "@repo//pkg:name", "@"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Expand(tc.in)
@@ -44,7 +43,7 @@ func TestExpand(t *testing.T) {
 }
 
 func TestExpandMissingFile(t *testing.T) {
-	_, err := Expand([]string{"@" + filepath.Join(t.TempDir(), "nope")})
+	_, err := Expand([]string{Flag + filepath.Join(t.TempDir(), "nope")})
 	if err == nil {
 		t.Fatal("Expand of a missing parameter file succeeded")
 	}

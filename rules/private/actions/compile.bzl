@@ -13,7 +13,8 @@ def emit_compile(ctx, *, gpubuild, toolchain, src, chip, out):
     """
     ptxas = toolchain.tools["ptxas"]
     args = ctx.actions.args()
-    args.add("compile")
+    args.use_param_file("--params=%s", use_always = False)
+    args.set_param_file_format("multiline")
     args.add("--target", str(ctx.label))
     args.add("--chip", chip)
     args.add("--ptxas", ptxas)
@@ -21,7 +22,7 @@ def emit_compile(ctx, *, gpubuild, toolchain, src, chip, out):
     args.add(src)
     ctx.actions.run(
         executable = gpubuild,
-        arguments = [args],
+        arguments = ["compile", args],
         inputs = [src],
         tools = [ptxas],
         outputs = [out],

@@ -3,7 +3,7 @@
 //
 //	gpubuild compile --chip sm_90 --ptxas PATH --out OUT.cubin SRC.ptx
 //
-// Arguments may come from Bazel parameter files ("@file").
+// Arguments may come from Bazel parameter files ("--params=FILE").
 package main
 
 import (
