@@ -135,8 +135,8 @@ run() {
     set -e; r=$1; repo=$2; cwd=$3; npass=$4; shift 4
     mount -t proc proc "$r/proc"; mount --rbind /dev "$r/dev"; mount --rbind /sys "$r/sys"
     [ -e /etc/resolv.conf ] && mount --bind /etc/resolv.conf "$r/etc/resolv.conf" || true
-    mkdir -p "$r$repo"; mount --bind "$repo" "$r$repo"
     mount -t tmpfs tmpfs "$r/tmp"
+    mkdir -p "$r$repo"; mount --bind "$repo" "$r$repo"
     exec chroot "$r" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
       LANG=C.UTF-8 USER=root GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0="*" \
       RULES_GPU_IN_ENV=1 "${@:1:$npass}" bash -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "${@:$((npass+1))}"' \
