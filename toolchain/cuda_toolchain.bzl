@@ -1,10 +1,11 @@
 """The `cuda_toolchain` rule: one CUDA toolkit's tools, as a toolchain of `//toolchain:cuda_toolchain_type`."""
 
-_TOOLS = ["ptxas", "fatbinary", "cuobjdump", "nvdisasm"]
+# The tools a CUDA toolchain may provide, by their names in the toolkit's bin directory.
+CUDA_TOOLS = ["ptxas", "fatbinary", "cuobjdump", "nvdisasm", "nvcc"]
 
 def _cuda_toolchain_impl(ctx):
     tools = {}
-    for name in _TOOLS:
+    for name in CUDA_TOOLS:
         f = getattr(ctx.file, name)
         if f:
             tools[name] = f
@@ -22,6 +23,7 @@ cuda_toolchain = rule(
         "cuobjdump": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "cuobjdump"),
         "fatbinary": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "fatbinary"),
         "missing": attr.string(doc = "Why no toolkit is available; rules that need one fail with this text."),
+        "nvcc": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "nvcc"),
         "nvdisasm": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "nvdisasm"),
         "ptxas": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "ptxas"),
         "root": attr.string(doc = "Where the toolkit was found on the machine that builds, for messages."),

@@ -1,6 +1,6 @@
 """Discovery of a CUDA toolkit installed on the machine that builds."""
 
-_TOOLS = ["ptxas", "fatbinary", "cuobjdump", "nvdisasm"]
+load(":cuda_toolchain.bzl", "CUDA_TOOLS")
 
 def _candidates(rctx):
     """Toolkit bin directories to try, most specific first."""
@@ -38,7 +38,7 @@ def _local_cuda_toolkit_impl(rctx):
         version = _version(rctx, rctx.path(found + "/ptxas"))
         if not version:
             fail("rules_gpu: %s/ptxas does not say its version (ptxas --version)" % found)
-        for tool in _TOOLS:
+        for tool in CUDA_TOOLS:
             p = rctx.path(found + "/" + tool)
             if p.exists:
                 rctx.symlink(p, "bin/" + tool)

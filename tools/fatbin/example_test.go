@@ -24,10 +24,10 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for i, e := range f.Entries {
-		fmt.Println(e.FileName("kernels", i+1), e.Kind, e.ArchName(), e.Compression, len(e.Payload))
+	for _, e := range f.Entries {
+		fmt.Println(e.FileName("app", 1), e.Kind, e.ArchName(), e.Compression, len(e.Payload))
 	}
 	// Output:
-	// kernels.1.sm_80.cubin elf sm_80 lz4 4096
-	// kernels.2.sm_80.ptx ptx sm_80 none 44
+	// app.1.sm_80.cubin elf sm_80 lz4 4096
+	// kernels.sm_80.ptx ptx sm_80 none 44
 }

@@ -2,6 +2,7 @@ package fatbin
 
 import (
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -271,8 +272,13 @@ func (e Entry) Extension() string {
 // (cuobjdump -xelf all) or "app.1.sm_75.ptx" (cuobjdump -xptx all). base is
 // the fatbin's file name without its extension; index counts entries of the
 // same kind from 1, in file order (cuobjdump numbers ELF and PTX files
-// separately).
+// separately). An entry with an identifier is named after it instead, without
+// an index: identifier "scale.cu" gives "scale.sm_80.cubin".
 func (e Entry) FileName(base string, index int) string {
+	if e.Identifier != "" {
+		id := path.Base(e.Identifier)
+		return strings.TrimSuffix(id, path.Ext(id)) + "." + e.ArchName() + "." + e.Extension()
+	}
 	return base + "." + strconv.Itoa(index) + "." + e.ArchName() + "." + e.Extension()
 }
 

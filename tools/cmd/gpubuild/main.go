@@ -2,6 +2,9 @@
 // layer of flags over a package under tools/.
 //
 //	gpubuild compile --chip sm_90 --ptxas PATH --out OUT.cubin SRC.ptx
+//	gpubuild link -o OUT.fatbin [--compress lz4] [--compress-all] [CHIP=]IMAGE...
+//	gpubuild inspect [--json] FILE...
+//	gpubuild extract -o DIR FILE
 //
 // Arguments may come from Bazel parameter files ("--params=FILE").
 package main
@@ -27,6 +30,9 @@ type verb struct {
 func verbs() map[string]verb {
 	return map[string]verb{
 		"compile": {"compile one source for one chip (PTX → cubin with ptxas)", runCompile},
+		"link":    {"join cubins and PTX into one fatbin", runLink},
+		"inspect": {"list the images in fatbins, cubins and PTX files", runInspect},
+		"extract": {"write each image of a fatbin to a file, decompressed", runExtract},
 	}
 }
 
@@ -46,7 +52,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	vs := verbs()
 	if len(args) == 0 || vs[args[0]].run == nil {
 		fmt.Fprintln(stderr, "usage: gpubuild VERB [FLAGS] [ARGS]\n\nverbs:")
-		for _, name := range []string{"compile"} {
+		for _, name := range []string{"compile", "link", "inspect", "extract"} {
 			fmt.Fprintf(stderr, "  %-10s %s\n", name, vs[name].summary)
 		}
 		return 2

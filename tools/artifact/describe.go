@@ -1,0 +1,101 @@
+package artifact
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/rulesgpu/rules_gpu/tools/fatbin"
+)
+
+// Info describes one image of an artifact: what `gpubuild inspect --json` prints, one object each.
+type Info struct {
+	File  string `json:"file"`
+	Index int    `json:"index"` // 1-based, counted per kind as cuobjdump does
+	Kind  string `json:"kind"`  // "elf", "ptx" or "nvvm"
+	Arch  string `json:"arch"`  // "sm_80"
+	// PTXISA is the PTX ISA version of PTX images ("8.4").
+	PTXISA string `json:"ptx_isa,omitempty"`
+	// CodeVersion is the ELF code version of cubins ("1.7").
+	CodeVersion      string `json:"code_version,omitempty"`
+	Compression      string `json:"compression"`
+	StoredSize       uint64 `json:"stored_size"`
+	UncompressedSize uint64 `json:"uncompressed_size"`
+	Identifier       string `json:"identifier,omitempty"`
+	Options          string `json:"options,omitempty"`
+	Flags            string `json:"flags"`
+	FlagBits         uint64 `json:"flag_bits"`
+}
+
+// Describe returns one Info per image of a.
+func Describe(a *Artifact) []Info {
+	counts := map[fatbin.Kind]int{}
+	var out []Info
+	for _, e := range a.Images {
+		counts[e.Kind]++
+		in := Info{
+			File:             a.Path,
+			Index:            counts[e.Kind],
+			Kind:             e.Kind.String(),
+			Arch:             e.ArchName(),
+			Compression:      e.Compression.String(),
+			StoredSize:       e.StoredSize,
+			UncompressedSize: uint64(len(e.Payload)),
+			Identifier:       e.Identifier,
+			Options:          e.Options,
+			Flags:            fatbin.FlagString(e.Flags),
+			FlagBits:         e.Flags,
+		}
+		if a.Format != FormatFatbin {
+			in.StoredSize = uint64(len(e.Payload))
+		}
+		if e.Kind == fatbin.KindPTX {
+			in.PTXISA = fmt.Sprintf("%d.%d", e.Major, e.Minor)
+		} else {
+			in.CodeVersion = fmt.Sprintf("%d.%d", e.Major, e.Minor)
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// WriteTable prints infos as an aligned table.
+func WriteTable(w io.Writer, infos []Info) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FILE\t#\tKIND\tARCH\tVERSION\tCOMPRESSION\tSTORED\tSIZE\tIDENTIFIER\tFLAGS")
+	for _, in := range infos {
+		version := in.PTXISA
+		if version == "" {
+			version = in.CodeVersion
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", in.File, in.Index, in.Kind, in.Arch, version,
+			in.Compression, in.StoredSize, in.UncompressedSize, in.Identifier, in.Flags)
+	}
+	return tw.Flush()
+}
+
+// Extract writes every image of a into dir, decompressed, named as cuobjdump -xelf all -xptx all
+// names them (base.N.sm_XX.cubin, base.N.sm_XX.ptx). It returns the paths written.
+func Extract(a *Artifact, dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	base := Base(a.Path)
+	counts := map[fatbin.Kind]int{}
+	var paths []string
+	for _, e := range a.Images {
+		counts[e.Kind]++
+		p := filepath.Join(dir, e.FileName(base, counts[e.Kind]))
+		payload := e.Payload
+		if n := elfSize(payload); e.Kind == fatbin.KindELF && n > 0 && n < uint64(len(payload)) {
+			payload = payload[:n] // uncompressed cubins are stored zero-padded to 8 bytes
+		}
+		if err := WriteFileAtomic(p, payload); err != nil {
+			return paths, err
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
