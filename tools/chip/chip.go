@@ -1,5 +1,21 @@
-// Package chip names NVIDIA GPU targets: the real architectures (sm_XX, sm_XXa, sm_XXf) that cubins are
-// built for and the virtual ones (compute_XX) that PTX is written for.
+// Package chip is the chip model: it names NVIDIA GPU targets, the real architectures (sm_XX, sm_XXa,
+// sm_XXf) that cubins are built for and the virtual ones (compute_XX, compute_XXa, compute_XXf) that
+// PTX is written for, and it holds every fact about them in one table (table.go), with its sources:
+// which CUDA toolkits compile for each target, which PTX ISA version each target needs, which PTX ISA
+// version each toolkit emits and each driver JIT-compiles. (nvcc's lto_XX targets, for LTO-IR, use
+// the same numbers and suffixes and are not tabulated separately.)
+//
+// From the table it answers:
+//
+//   - Toolkit.Check, Toolkit.CheckPTX, DefaultPTX: can this toolkit build this chip, at this PTX ISA
+//     version, and which PTX ISA version to use by default;
+//   - Replacement: what to build instead of a chip a toolkit no longer compiles (sm_50 under CUDA 13.0
+//     becomes sm_75, sm_101 becomes sm_110);
+//   - RunsOn: does an artifact (cubins and PTX) load on a GPU with a given driver, which image the
+//     driver picks, and if nothing loads, why and what to change;
+//   - Known, Toolkits, KnownPTX, WriteMarkdown: the table itself, for docs.
+//
+// The package depends on the standard library only.
 package chip
 
 import (
@@ -52,3 +68,6 @@ func (c Chip) String() string {
 	}
 	return prefix + strconv.Itoa(c.Number()) + c.Suffix
 }
+
+// IsZero reports whether c is the zero Chip (used for "none").
+func (c Chip) IsZero() bool { return c == Chip{} }
