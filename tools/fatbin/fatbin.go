@@ -128,6 +128,15 @@ const (
 	FlagLZ4 uint64 = 0x2000
 	// FlagZstd marks a payload stored as a zstd frame.
 	FlagZstd uint64 = 0x8000
+	// FlagArchSpecific marks code for an architecture-specific target (sm_90a, compute_90a): it runs
+	// only on exactly that chip. Seen in CUDA 12.4 fatbinary and CUDA 13.0 nvcc output.
+	FlagArchSpecific uint64 = 0x100000
+	// FlagFamilySpecific marks code for a family-specific target (sm_100f, compute_100f): it runs on
+	// the chips of that family. Seen in CUDA 13.0 nvcc output.
+	FlagFamilySpecific uint64 = 0x200000
+	// FlagELFData marks an ELF entry whose options slot holds binary data rather than ptxas options
+	// (CUDA 13.0 nvcc writes it for sm_100f cubins; its meaning is not documented).
+	FlagELFData uint64 = 0x1000000
 
 	// FlagCompressionMask is the set of bits that Write derives from the
 	// compression it actually applies.
@@ -152,6 +161,9 @@ var flagNames = []struct {
 	{FlagHostWindows, "windows"},
 	{FlagLZ4, "lz4"},
 	{FlagZstd, "zstd"},
+	{FlagArchSpecific, "arch-specific"},
+	{FlagFamilySpecific, "family-specific"},
+	{FlagELFData, "elf-data"},
 }
 
 // FlagString names the bits set in flags, joined by "|", in increasing bit
@@ -247,9 +259,17 @@ type Entry struct {
 	Stored []byte `json:"-"`
 }
 
-// ArchName returns "sm_" followed by the architecture number, e.g. "sm_80".
+// ArchName returns "sm_" followed by the architecture number, e.g. "sm_80", with "a" for
+// architecture-specific entries ("sm_90a") and "f" for family-specific ones ("sm_100f").
 func (e Entry) ArchName() string {
-	return "sm_" + strconv.FormatUint(uint64(e.Arch), 10)
+	name := "sm_" + strconv.FormatUint(uint64(e.Arch), 10)
+	switch {
+	case e.Flags&FlagArchSpecific != 0:
+		name += "a"
+	case e.Flags&FlagFamilySpecific != 0:
+		name += "f"
+	}
+	return name
 }
 
 // Extension returns the file extension, without the dot, that extracted
@@ -274,12 +294,19 @@ func (e Entry) Extension() string {
 // same kind from 1, in file order (cuobjdump numbers ELF and PTX files
 // separately). An entry with an identifier is named after it instead, without
 // an index: identifier "scale.cu" gives "scale.sm_80.cubin".
+//
+// cuobjdump (CUDA 13.0) names family-specific cubins without the "f" (sm_100), family-specific PTX
+// with it (sm_100f); FileName does the same.
 func (e Entry) FileName(base string, index int) string {
+	arch := e.ArchName()
+	if e.Kind == KindELF && e.Flags&FlagFamilySpecific != 0 {
+		arch = strings.TrimSuffix(arch, "f")
+	}
 	if e.Identifier != "" {
 		id := path.Base(e.Identifier)
-		return strings.TrimSuffix(id, path.Ext(id)) + "." + e.ArchName() + "." + e.Extension()
+		return strings.TrimSuffix(id, path.Ext(id)) + "." + arch + "." + e.Extension()
 	}
-	return base + "." + strconv.Itoa(index) + "." + e.ArchName() + "." + e.Extension()
+	return base + "." + strconv.Itoa(index) + "." + arch + "." + e.Extension()
 }
 
 // Summary returns a one-line description of the entry for listings, e.g.

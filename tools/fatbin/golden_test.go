@@ -2,6 +2,7 @@ package fatbin
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -88,4 +89,41 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// CUDA 13.0's nvcc (run on the H200; see testdata/README.md) writes a different header shape: no
+// identifier slot, zstd-compressed PTX, family-specific flags and binary data in the options slot of
+// sm_100f cubins. The reader takes all of it.
+func TestGoldenCUDA13(t *testing.T) {
+	for _, tc := range []struct {
+		file  string
+		names []string
+	}{
+		{"cuda13_nvcc.fatbin", []string{"elf sm_80", "ptx sm_80", "elf sm_90"}},
+		{"cuda13_nvcc_af.fatbin", []string{"elf sm_90a", "ptx sm_90a", "elf sm_100f", "ptx sm_100f"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			f, err := Read(readGolden(t, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, e := range f.Entries {
+				names = append(names, e.Kind.String()+" "+e.ArchName())
+				switch e.Kind {
+				case KindPTX:
+					if e.Compression != CompressionZstd || !bytes.Contains(e.Payload, []byte(".version 9.0")) {
+						t.Errorf("%s: PTX entry: compression %s, payload %.40q", e.ArchName(), e.Compression, e.Payload)
+					}
+				case KindELF:
+					if !bytes.HasPrefix(e.Payload, []byte("\x7fELF")) || e.Minor != 8 {
+						t.Errorf("%s: ELF entry: code version %d.%d, payload %.8q", e.ArchName(), e.Major, e.Minor, e.Payload)
+					}
+				}
+			}
+			if fmt.Sprint(names) != fmt.Sprint(tc.names) {
+				t.Errorf("entries %q, want %q", names, tc.names)
+			}
+		})
+	}
 }

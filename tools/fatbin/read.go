@@ -124,13 +124,13 @@ func readEntry(data []byte, off, index int) (Entry, int, error) {
 		if d < entryFixedSize || uint64(d)+optionsDescSize > uint64(hs) {
 			return fail(offOptionsDesc, "options descriptor offset", "%#x is outside the header's variable part [%#x, %#x)", d, entryFixedSize, hs)
 		}
-		s, field, msg := headerString(h, le.Uint32(h[d:]), le.Uint32(h[d+4:]))
+		s, field, msg := headerString(h, le.Uint32(h[d:]), le.Uint32(h[d+4:]), e.Kind != KindPTX)
 		if msg != "" {
 			return fail(int(d)+field*4, "options", "%s", msg)
 		}
 		e.Options = s
 	}
-	s, field, msg := headerString(h, le.Uint32(h[offIdentOffset:]), le.Uint32(h[offIdentLength:]))
+	s, field, msg := headerString(h, le.Uint32(h[offIdentOffset:]), le.Uint32(h[offIdentLength:]), false)
 	if msg != "" {
 		return fail(offIdentOffset+field*4, "identifier", "%s", msg)
 	}
@@ -187,9 +187,11 @@ func readEntry(data []byte, off, index int) (Entry, int, error) {
 }
 
 // headerString returns the string of length n at offset off in the entry
-// header h. An offset of 0 means no string. On failure it returns a message
-// and which of the pair is at fault (0 offset, 1 length).
-func headerString(h []byte, off, n uint32) (s string, field int, msg string) {
+// header h. An offset of 0 means no string. Unless binary is set, the string
+// may not contain NUL bytes (CUDA 13 stores binary data in the options slot of
+// some ELF entries). On failure it returns a message and which of the pair is
+// at fault (0 offset, 1 length).
+func headerString(h []byte, off, n uint32, binary bool) (s string, field int, msg string) {
 	if off == 0 {
 		if n != 0 {
 			return "", 1, fmt.Sprintf("length %d given without an offset", n)
@@ -206,7 +208,7 @@ func headerString(h []byte, off, n uint32) (s string, field int, msg string) {
 		return "", 1, fmt.Sprintf("[%#x, %#x) extends past the header end %#x", off, uint64(off)+uint64(n), len(h))
 	}
 	b := h[off : off+n]
-	if bytes.IndexByte(b, 0) >= 0 {
+	if !binary && bytes.IndexByte(b, 0) >= 0 {
 		return "", 1, fmt.Sprintf("string at %#x contains a NUL byte within its length %d", off, n)
 	}
 	return string(b), 0, ""

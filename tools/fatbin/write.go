@@ -166,10 +166,10 @@ func prepareEntry(e *Entry, opts WriteOptions) (prepared, error) {
 	if strings.IndexByte(e.Identifier, 0) >= 0 {
 		return p, errors.New("identifier contains a NUL byte")
 	}
-	if strings.IndexByte(e.Options, 0) >= 0 {
-		return p, errors.New("options contain a NUL byte")
-	}
 	isPTX := e.Kind == KindPTX
+	if isPTX && strings.IndexByte(e.Options, 0) >= 0 {
+		return p, errors.New("PTX options contain a NUL byte")
+	}
 	if isPTX && bytes.IndexByte(e.Payload, 0) >= 0 {
 		return p, errors.New("PTX payload contains a NUL byte")
 	}
