@@ -87,19 +87,37 @@ func CubinImage(data []byte) (fatbin.Entry, error) {
 	}
 	abi := data[8]
 	flags := binary.LittleEndian.Uint32(data[0x30:])
-	arch := flags & 0xff // ELF ABI ≤ 7 (CUDA ≤ 12.x): EF_CUDA_SM in the low byte
+	// ELF ABI ≤ 7 (CUDA ≤ 12.x): EF_CUDA_SM in the low byte, the virtual SM in the third, and
+	// 0x800 (EF_CUDA_ACCELERATORS) for architecture-specific targets such as sm_90a; seen in
+	// CUDA 12.4 ptxas output (sm_90: 0x4b055a, sm_90a: 0x5a0d5a).
+	arch, specific := flags&0xff, flags&0x800 != 0
+	family := false
 	if abi >= 8 {
-		arch = (flags >> 8) & 0xff // ELF ABI 8 (CUDA 13): the SM moved to the second byte
+		// ELF ABI 8 (CUDA 13): the SM is in the second byte (seen for sm_75 … sm_120 from CUDA 13.0
+		// nvcc on the H200), and the flags of sm_90 and sm_90a cubins are identical: only the
+		// toolkit note's ptxas command line ("-arch sm_90a -m 64") says which it is.
+		arch, specific = (flags>>8)&0xff, false
+		if m := cubinArch.FindSubmatch(data); m != nil && string(m[1]) == strconv.Itoa(int(arch)) {
+			specific, family = string(m[2]) == "a", string(m[2]) == "f"
+		}
 	}
 	if arch == 0 {
 		return fatbin.Entry{}, fmt.Errorf("cubin ELF flags %#x name no architecture", flags)
 	}
-	return fatbin.Entry{Kind: fatbin.KindELF, Arch: arch, Major: 1, Minor: uint16(abi), Payload: data}, nil
+	e := fatbin.Entry{Kind: fatbin.KindELF, Arch: arch, Major: 1, Minor: uint16(abi), Flags: fatbin.DefaultFlags, Payload: data}
+	if specific {
+		e.Flags |= fatbin.FlagArchSpecific
+	}
+	if family {
+		e.Flags |= fatbin.FlagFamilySpecific
+	}
+	return e, nil
 }
 
 var (
+	cubinArch  = regexp.MustCompile(`-arch sm_(\d+)([af]?)\b`)
 	ptxVersion = regexp.MustCompile(`(?m)^\s*\.version\s+(\d+)\.(\d+)`)
-	ptxTarget  = regexp.MustCompile(`(?m)^\s*\.target\s+(?:sm|compute)_(\d+)[af]?`)
+	ptxTarget  = regexp.MustCompile(`(?m)^\s*\.target\s+(?:sm|compute)_(\d+)([af]?)`)
 )
 
 // PTXImage describes PTX text as a fatbin entry: the PTX ISA version from its .version directive and
@@ -119,7 +137,14 @@ func PTXImage(data []byte) (fatbin.Entry, error) {
 	if bytes.IndexByte(data, 0) >= 0 {
 		data = data[:bytes.IndexByte(data, 0)]
 	}
-	return fatbin.Entry{Kind: fatbin.KindPTX, Arch: uint32(arch), Major: uint16(major), Minor: uint16(minor), Payload: data}, nil
+	e := fatbin.Entry{Kind: fatbin.KindPTX, Arch: uint32(arch), Major: uint16(major), Minor: uint16(minor), Flags: fatbin.DefaultFlags, Payload: data}
+	switch string(t[2]) {
+	case "a":
+		e.Flags |= fatbin.FlagArchSpecific
+	case "f":
+		e.Flags |= fatbin.FlagFamilySpecific
+	}
+	return e, nil
 }
 
 // elfSize is the length of the ELF image at the start of data, from its header: the end of the

@@ -29,18 +29,20 @@ const samplePTX = "// a kernel\n.version 8.4\n.target sm_80\n.address_size 64\n.
 
 func TestParse(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		data    []byte
-		format  Format
-		kind    fatbin.Kind
-		arch    uint32
-		version [2]uint16
-		errText string
+		name     string
+		data     []byte
+		format   Format
+		kind     fatbin.Kind
+		arch     uint32
+		version  [2]uint16
+		archName string // the image's ArchName, if not "sm_<arch>"
+		errText  string
 	}{
 		{name: "cubin abi 7", data: fakeCubin(7, 0x4b0550, 256), format: FormatCubin, kind: fatbin.KindELF, arch: 80, version: [2]uint16{1, 7}},
 		{name: "cubin abi 8", data: fakeCubin(8, 0x5a00, 256), format: FormatCubin, kind: fatbin.KindELF, arch: 90, version: [2]uint16{1, 8}},
 		{name: "ptx", data: []byte(samplePTX), format: FormatPTX, kind: fatbin.KindPTX, arch: 80, version: [2]uint16{8, 4}},
-		{name: "ptx with arch suffix", data: []byte(".version 8.0\n.target sm_90a\n"), format: FormatPTX, kind: fatbin.KindPTX, arch: 90, version: [2]uint16{8, 0}},
+		{name: "ptx with arch suffix", data: []byte(".version 8.0\n.target sm_90a\n"), format: FormatPTX, kind: fatbin.KindPTX, arch: 90, version: [2]uint16{8, 0}, archName: "sm_90a"},
+		{name: "cubin sm_90a", data: fakeCubin(7, 0x5a0d5a, 256), format: FormatCubin, kind: fatbin.KindELF, arch: 90, version: [2]uint16{1, 7}, archName: "sm_90a"},
 		{name: "not cuda elf", data: func() []byte { b := fakeCubin(7, 0x50, 128); b[0x12] = 62; return b }(), errText: "not CUDA"},
 		{name: "32-bit elf", data: func() []byte { b := fakeCubin(7, 0x50, 128); b[4] = 1; return b }(), errText: "64-bit"},
 		{name: "no arch", data: fakeCubin(7, 0, 128), errText: "no architecture"},
@@ -63,7 +65,23 @@ func TestParse(t *testing.T) {
 			if a.Format != tc.format || e.Kind != tc.kind || e.Arch != tc.arch || [2]uint16{e.Major, e.Minor} != tc.version {
 				t.Errorf("got %s %s arch %d version %d.%d", a.Format, e.Kind, e.Arch, e.Major, e.Minor)
 			}
+			if want := tc.archName; want != "" && e.ArchName() != want {
+				t.Errorf("ArchName = %s, want %s", e.ArchName(), want)
+			}
 		})
+	}
+}
+
+// CUDA 13.0 cubins (made by nvcc on the H200): ABI 8 flags, and sm_90a known only from the toolkit note.
+func TestCUDA13Cubins(t *testing.T) {
+	for file, want := range map[string]string{"cuda13_sm90.cubin": "sm_90", "cuda13_sm90a.cubin": "sm_90a"} {
+		a, err := Open(filepath.Join("testdata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := a.Images[0]; e.ArchName() != want || e.Minor != 8 {
+			t.Errorf("%s: %s code %d.%d, want %s code 1.8", file, e.ArchName(), e.Major, e.Minor, want)
+		}
 	}
 }
 

@@ -60,7 +60,7 @@ func Link(images []fatbin.Entry, opts LinkOptions) ([]byte, error) {
 		if e.Kind == fatbin.KindPTX && opts.PTXOptions != "" {
 			e.Options = opts.PTXOptions
 		}
-		e.Flags = fatbin.DefaultFlags
+		e.Flags |= fatbin.DefaultFlags
 		entries[i] = e
 	}
 	return fatbin.Marshal(entries, fatbin.WriteOptions{})

@@ -236,3 +236,45 @@ func TestOracleWeReadToolkitFatbins(t *testing.T) {
 		})
 	}
 }
+
+// Architecture-specific targets (sm_90a): cuobjdump names our entries sm_90a, as it names fatbinary's.
+func TestOracleArchSpecific(t *testing.T) {
+	tk := findToolkit(t)
+	dir := t.TempDir()
+	src, _ := filepath.Abs("testdata/scale.cu")
+	ptx := filepath.Join(dir, "a.ptx")
+	cubin := filepath.Join(dir, "a.cubin")
+	run(t, dir, tk.nvcc, "-ptx", "-arch=compute_90a", "-o", ptx, src)
+	run(t, dir, tk.ptxas, "-arch=sm_90a", "-o", cubin, ptx)
+	var images []fatbin.Entry
+	for _, p := range []string{cubin, ptx} {
+		e, err := ReadImage(p, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		images = append(images, e)
+	}
+	data, err := Link(images, LinkOptions{Compression: fatbin.CompressionLZ4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := filepath.Join(dir, "ours.fatbin")
+	if err := os.WriteFile(ours, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	theirs := filepath.Join(dir, "theirs.fatbin")
+	run(t, dir, tk.fatbinary, "-64", "--create="+theirs, "--image3=kind=elf,sm=90a,file="+cubin, "--image3=kind=ptx,sm=90a,file="+ptx)
+	for _, path := range []string{ours, theirs} {
+		a, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{Base(path) + ".1.sm_90a.cubin", Base(path) + ".1.sm_90a.ptx"}
+		if got := ourNames(a); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: we name %q, want %q", path, got, want)
+		}
+		if got := cuobjdumpList(t, tk, path); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: cuobjdump lists %q, want %q", path, got, want)
+		}
+	}
+}

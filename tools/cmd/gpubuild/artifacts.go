@@ -117,3 +117,51 @@ func runExtract(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	return err
 }
+
+func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	runsOn := fs.String("runs-on", "", "comma-separated runner chips, e.g. sm_75,sm_90")
+	driver := fs.String("driver", "", "the runners' driver CUDA version, e.g. 13.0 (default: assume it knows every PTX ISA)")
+	asJSON := fs.Bool("json", false, "print one JSON object per file and runner")
+	target := fs.String("target", "", "the Bazel label, for error messages")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if *runsOn == "" || fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "usage: gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] [--json] FILE...")
+		return errUsage
+	}
+	prefix := ""
+	if *target != "" {
+		prefix = *target + ": "
+	}
+	runners, err := artifact.ParseRunners(*runsOn, *driver)
+	if err != nil {
+		return fmt.Errorf("%s%w", prefix, err)
+	}
+	failed := 0
+	enc := json.NewEncoder(stdout)
+	for _, path := range fs.Args() {
+		a, err := artifact.Open(path)
+		if err != nil {
+			return fmt.Errorf("%s%w", prefix, err)
+		}
+		for _, v := range artifact.Check(a, runners) {
+			if !v.Loads {
+				failed++
+			}
+			if *asJSON {
+				if err := enc.Encode(v); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintln(stdout, v)
+			}
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%s%d of %d checks fail: the artifact cannot load on every declared runner", prefix, failed, len(fs.Args())*len(runners))
+	}
+	return nil
+}

@@ -5,6 +5,7 @@
 //	gpubuild link -o OUT.fatbin [--compress lz4] [--compress-all] [CHIP=]IMAGE...
 //	gpubuild inspect [--json] FILE...
 //	gpubuild extract -o DIR FILE
+//	gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] [--json] FILE...
 //
 // Arguments may come from Bazel parameter files ("--params=FILE").
 package main
@@ -33,6 +34,7 @@ func verbs() map[string]verb {
 		"link":    {"join cubins and PTX into one fatbin", runLink},
 		"inspect": {"list the images in fatbins, cubins and PTX files", runInspect},
 		"extract": {"write each image of a fatbin to a file, decompressed", runExtract},
+		"check":   {"say whether artifacts load on runner chips (and drivers), and why not", runCheck},
 	}
 }
 
@@ -52,7 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	vs := verbs()
 	if len(args) == 0 || vs[args[0]].run == nil {
 		fmt.Fprintln(stderr, "usage: gpubuild VERB [FLAGS] [ARGS]\n\nverbs:")
-		for _, name := range []string{"compile", "link", "inspect", "extract"} {
+		for _, name := range []string{"compile", "link", "inspect", "extract", "check"} {
 			fmt.Fprintf(stderr, "  %-10s %s\n", name, vs[name].summary)
 		}
 		return 2

@@ -1,0 +1,68 @@
+package artifact
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/fatbin"
+)
+
+func TestCheck(t *testing.T) {
+	cubin, err := CubinImage(fakeCubin(7, 0x50, 256)) // sm_80
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptx, err := PTXImage([]byte(samplePTX)) // compute_80, ISA 8.4
+	if err != nil {
+		t.Fatal(err)
+	}
+	runners, err := ParseRunners("sm_80, sm_86,sm_90", "12.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		images []fatbin.Entry
+		want   []string // per runner: "loads how" or "no"
+	}{
+		{"cubin", []fatbin.Entry{cubin}, []string{"exact SASS", "compatible SASS", "no"}},
+		{"cubin+ptx, driver too old for ISA 8.4", []fatbin.Entry{cubin, ptx}, []string{"exact SASS", "compatible SASS", "no"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vs := Check(&Artifact{Path: "k.fatbin", Format: FormatFatbin, Images: tc.images}, runners)
+			for i, v := range vs {
+				got := v.How
+				if !v.Loads {
+					got = "no"
+					if v.Fix == "" || !strings.HasPrefix(v.String(), "FAIL k.fatbin on "+v.Runner) {
+						t.Errorf("%s: no fix or bad line: %q", v.Runner, v.String())
+					}
+				}
+				if got != tc.want[i] {
+					t.Errorf("%s: %s (%s), want %s", v.Runner, got, v.Reason, tc.want[i])
+				}
+			}
+		})
+	}
+	// With a driver that knows PTX ISA 8.4, the PTX serves sm_90.
+	newer, _ := ParseRunners("sm_90", "12.4")
+	if v := Check(&Artifact{Images: []fatbin.Entry{cubin, ptx}}, newer)[0]; !v.Loads || v.How != "PTX JIT" {
+		t.Errorf("sm_90 with driver 12.4: %+v", v)
+	}
+}
+
+func TestParseRunnersErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"":           "no runners",
+		"sm_90a":     "compute capability",
+		"compute_90": "compute capability",
+		"gfx90a":     "unknown chip",
+	} {
+		if _, err := ParseRunners(in, ""); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseRunners(%q): %v, want an error with %q", in, err, want)
+		}
+	}
+	if _, err := ParseRunners("sm_90", "thirteen"); err == nil || !strings.Contains(err.Error(), "driver") {
+		t.Errorf("bad driver: %v", err)
+	}
+}
