@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# build.sh DIR — prepares a device run (run.sh) on the Debian 12 host: builds gpubuild (static) and
+# gpurun (cgo against the build environment's cuda.h and stub libcuda, so that it runs on the GPU
+# machine's older-or-equal glibc), and the artifacts of the fatbin matrix with CUDA 12.4's ptxas and
+# our own `gpubuild link`. Then, with the device tool:
+#   run(command="bash tools/gpu/device/run.sh DIR", carry=["DIR"])
+set -euo pipefail
+out=${1:?usage: build.sh DIR}
+repo=$(cd "$(dirname "$0")/../../.." && pwd)
+cd "$repo"
+env_root=${RULES_GPU_ENV:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_gpu/env}/rootfs
+[ -f "$env_root/usr/include/cuda.h" ] || tools/env/env.sh setup
+rm -rf "$out"; mkdir -p "$out/bin" "$out/artifacts" "$out/src"
+inc=$(mktemp -d); trap 'rm -rf "$inc"' EXIT
+cp "$env_root/usr/include/cuda.h" "$inc/"
+CGO_ENABLED=0 go build -o "$out/bin/gpubuild" ./tools/cmd/gpubuild
+CGO_CFLAGS="-I$inc" CGO_LDFLAGS="-L$env_root/usr/lib/x86_64-linux-gnu/stubs" \
+  go build -tags cuda -o "$out/bin/gpurun" ./tools/cmd/gpurun
+cp examples/saxpy/saxpy.ptx tools/artifact/testdata/scale.cu "$out/src/"
+
+# The fatbin matrix: saxpy built by CUDA 12.4's ptxas, linked by gpubuild in every shape.
+tools/env/env.sh run bash -c '
+  set -euo pipefail
+  cd "$1"; a=artifacts; g=bin/gpubuild
+  for sm in sm_80 sm_90; do ptxas -arch=$sm -o $a/saxpy.$sm.cubin src/saxpy.ptx; done
+  $g link -o $a/cubin_sm90.fatbin --compress none $a/saxpy.sm_90.cubin
+  $g link -o $a/ptx_only.fatbin --compress none src/saxpy.ptx
+  $g link -o $a/ptx_lz4.fatbin --compress lz4 src/saxpy.ptx
+  $g link -o $a/ptx_zstd.fatbin --compress zstd src/saxpy.ptx
+  $g link -o $a/cubin_ptx.fatbin --compress none $a/saxpy.sm_80.cubin $a/saxpy.sm_90.cubin src/saxpy.ptx
+  $g link -o $a/lz4_all.fatbin --compress lz4 --compress-all $a/saxpy.sm_80.cubin $a/saxpy.sm_90.cubin src/saxpy.ptx
+  $g link -o $a/zstd_all.fatbin --compress zstd --compress-all $a/saxpy.sm_80.cubin $a/saxpy.sm_90.cubin src/saxpy.ptx
+  $g link -o $a/sm80_only.fatbin $a/saxpy.sm_80.cubin
+  $g inspect $a/*.fatbin
+' _ "$(cd "$out" && pwd)"
+echo "build.sh: $out is ready ($(du -sh "$out" | cut -f1))"

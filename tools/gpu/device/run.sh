@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# run.sh DIR — runs on the GPU machine (device tool), over what build.sh put in DIR:
+#   1. the fatbin matrix: each fatbin that gpubuild linked is loaded with cuModuleLoadData and runs
+#      saxpy, checked against the CPU (sm80_only must fail with NoBinaryForGpu);
+#   2. ground truth for `gpubuild check`: artifacts built by this machine's CUDA toolkit (cubins and
+#      PTX for many chips, and mixtures linked by gpubuild) are loaded by the driver, and the driver's
+#      answer is compared with `gpubuild check --runs-on <this GPU> --driver <its CUDA version>`;
+#   3. load times: median of repeated loads, SASS vs PTX JIT, with CUDA_CACHE_DISABLE=1.
+# Results go to $OUT (or DIR/out): results.md, and the raw JSON lines.
+set -uo pipefail
+dir=$(cd "${1:?usage: run.sh DIR}" && pwd)
+out=${OUT:-$dir/out}; mkdir -p "$out"
+g=$dir/bin/gpubuild r=$dir/bin/gpurun a=$dir/artifacts
+export CUDA_CACHE_DISABLE=1
+nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+cuobjdump=$(command -v cuobjdump || echo "$(dirname "$nvcc")/cuobjdump")
+md=$out/results.md
+info=$("$r" info) || { echo "run.sh: no GPU: $info" >&2; exit 1; }
+chip=$(sed 's/.*"chip":"\([^"]*\)".*/\1/' <<<"$info")
+driver=$(sed 's/.*"driver_cuda":"\([^"]*\)".*/\1/' <<<"$info")
+{
+  echo "# Device run"
+  echo
+  echo "GPU: \`$info\`; toolkit: $("$nvcc" --version | tail -n1); $(date -u +%FT%TZ)"
+  echo
+  echo "## 1. Fatbins linked by gpubuild, loaded and run (saxpy, n = 2^20+3)"
+  echo
+  echo "| fatbin | images | expected | result |"
+  echo "|---|---|---|---|"
+} >"$md"
+fail=0
+for f in cubin_sm90 ptx_only ptx_lz4 ptx_zstd cubin_ptx lz4_all zstd_all sm80_only; do
+  images=$("$g" inspect --json "$a/$f.fatbin" | sed 's/.*"kind":"\([a-z]*\)","arch":"\([^"]*\)".*"compression":"\([a-z0-9]*\)".*/\1 \2 \3/' | paste -sd, -)
+  res=$("$r" saxpy "$a/$f.fatbin" 2>&1); rc=$?
+  want=runs; [ "$f" = sm80_only ] && want="NoBinaryForGpu"
+  if { [ "$want" = runs ] && [ $rc -eq 0 ]; } || { [ "$want" != runs ] && grep -q NoBinaryForGpu <<<"$res"; }; then ok=PASS; else ok=FAIL; fail=1; fi
+  echo "| $f | $images | $want | $ok: $(tr '\n' ' ' <<<"$res" | sed "s#$dir/##g") |" >>"$md"
+done
+
+# 2. The driver against gpubuild check.
+m=$dir/matrix; mkdir -p "$m"; cd "$m"
+src=$dir/src/scale.cu
+for sm in 75 80 86 89 90 90a 100 120; do
+  "$nvcc" -cubin -arch=sm_$sm -o cubin_sm_$sm.cubin "$src" 2>/dev/null || echo "nvcc: no sm_$sm" >&2
+  "$nvcc" -ptx -arch=compute_$sm -o ptx_compute_$sm.ptx "$src" 2>/dev/null || echo "nvcc: no compute_$sm" >&2
+done
+# PTX of an ISA newer than this driver knows.
+sed 's/^\.version .*/.version 9.9/' ptx_compute_75.ptx >ptx_isa_9.9.ptx
+for f in cubin_*.cubin ptx_*.ptx; do "$g" link -o "fb_${f%.*}.fatbin" --compress lz4 "$f"; done
+"$g" link -o mix_sm80_compute80.fatbin cubin_sm_80.cubin ptx_compute_80.ptx
+"$g" link -o mix_sm86_sm89.fatbin cubin_sm_86.cubin cubin_sm_89.cubin
+"$g" link -o mix_sm100_compute90.fatbin cubin_sm_100.cubin ptx_compute_90.ptx
+"$g" link -o mix_sm75_compute100.fatbin cubin_sm_75.cubin ptx_compute_100.ptx
+"$g" link -o mix_compute120_compute86.fatbin ptx_compute_120.ptx ptx_compute_86.ptx
+{
+  echo
+  echo "## 2. The driver against \`gpubuild check --runs-on $chip --driver $driver\`"
+  echo
+  echo "| artifact | images (gpubuild inspect) | driver | gpubuild check | agree |"
+  echo "|---|---|---|---|---|"
+} >>"$md"
+agree=0 total=0
+for f in *.cubin *.ptx *.fatbin; do
+  images=$("$g" inspect --json "$f" 2>&1 | sed 's/.*"kind":"\([a-z]*\)","arch":"\([^"]*\)".*/\1 \2/' | paste -sd, -)
+  drv=$("$r" load "$f" | tee -a "$out/load.jsonl")
+  dloads=$(grep -q '"loads":true' <<<"$drv" && echo loads || echo "no ($(sed -n 's/.*"error":"\([^"]*\)".*/\1/p' <<<"$drv"))")
+  chk=$("$g" check --json --runs-on "$chip" --driver "$driver" "$f" 2>/dev/null | tee -a "$out/check.jsonl")
+  cloads=$(grep -q '"loads":true' <<<"$chk" && echo loads || echo no)
+  how=$(sed -n 's/.*"how":"\([^"]*\)".*/\1/p' <<<"$chk")
+  total=$((total + 1))
+  if [ "${dloads%% *}" = "$cloads" ]; then same=yes; agree=$((agree + 1)); else same="**NO**"; fail=1; fi
+  echo "| $f | $images | $dloads | $cloads ($how) | $same |" >>"$md"
+done
+echo >>"$md"; echo "Agreement: $agree of $total." >>"$md"
+{
+  echo
+  echo "## CUDA 13 cubin headers (cuobjdump) against gpubuild inspect"
+  echo
+  for sm in 100a 100f 103 120a 120f; do "$nvcc" -cubin -arch=sm_$sm -o hdr_sm_$sm.cubin "$src" 2>/dev/null || echo "- nvcc: no sm_$sm"; done
+  "$nvcc" -fatbin -gencode arch=compute_90a,code=[sm_90a,compute_90a] -gencode arch=compute_100f,code=[sm_100f,compute_100f] -o hdr_nvcc.fatbin "$src" 2>&1 | head -3
+  echo; echo '```'; "$cuobjdump" -lelf -lptx hdr_nvcc.fatbin; "$g" inspect hdr_nvcc.fatbin; echo '```'; echo
+  for f in cubin_*.cubin hdr_*.cubin; do
+    echo "- $f: cuobjdump \`$("$cuobjdump" -elf "$f" 2>/dev/null | grep -m1 '^64bit elf' || echo '?')\`; e_flags \`$(od -An -tx4 -j48 -N4 "$f" | tr -d ' ')\` ABI \`$(od -An -tu1 -j8 -N1 "$f" | tr -d ' ')\`; gpubuild \`$("$g" inspect --json "$f" | sed 's/.*"arch":"\([^"]*\)","code_version":"\([^"]*\)".*/\1 code \2/')\`"
+  done
+} >>"$md"
+
+# 3. Load times.
+{
+  echo
+  echo "## 3. Load time, median of 20 loads (CUDA_CACHE_DISABLE=1)"
+  echo
+  echo "| artifact | how it loads | median ms | min ms | max ms |"
+  echo "|---|---|---|---|---|"
+} >>"$md"
+for f in "$a/cubin_sm90.fatbin" "$a/ptx_only.fatbin" "$a/ptx_lz4.fatbin" "$a/lz4_all.fatbin" "$m/fb_ptx_compute_75.fatbin" "$m/fb_ptx_compute_90.fatbin"; do
+  how=$("$g" check --json --runs-on "$chip" --driver "$driver" "$f" | sed -n 's/.*"how":"\([^"]*\)".*/\1/p')
+  "$r" load -n 20 "$f" | tee -a "$out/loadtime.jsonl" |
+    sed "s#.*\"median_ms\":\([0-9.]*\),\"min_ms\":\([0-9.]*\),\"max_ms\":\([0-9.]*\).*#| ${f#$dir/} | $how | \1 | \2 | \3 |#" >>"$md"
+done
+cat "$md"
+exit $fail
