@@ -11,6 +11,18 @@ step "go vet and go test (the fast loop)"
 go vet ./...
 go test ./...
 
+step "fuzz the fatbin reader for a bounded time"
+go test -run '^$' -fuzz '^FuzzRead$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" ./tools/fatbin
+
+step "the GPU programs build with cgo against the toolkit's cuda.h and libcuda (tag cuda)"
+go vet -tags cuda ./tools/gpu/... ./tools/cmd/gpurun/
+if [ -e /dev/nvidia0 ]; then
+  go run -tags cuda ./tools/cmd/gpurun info
+else
+  echo "GPU run skipped: this machine has no NVIDIA GPU. tools/gpu/device/build.sh and run.sh run the"
+  echo "GPU programs on the H200 through the device tool; docs/gpu-results.md has the results."
+fi
+
 step "BUILD files and go_repositories.bzl are in sync with the sources and go.mod (gazelle)"
 bazel run //:gazelle -- -mode=diff
 saved=$(mktemp -d)
