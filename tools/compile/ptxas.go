@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rulesgpu/rules_gpu/tools/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 
@@ -25,6 +26,9 @@ type Request struct {
 	Chip chip.Chip
 	// Options are extra ptxas options, passed as given.
 	Options []string
+	// Toolkit is the CUDA toolkit's version; when set, the chip and the PTX's ISA version and
+	// .target are checked against the chip model before ptxas runs.
+	Toolkit chip.Toolkit
 }
 
 // Ptxas compiles PTX to cubins with one ptxas binary.
@@ -64,6 +68,9 @@ func (p Ptxas) Compile(ctx context.Context, req Request) error {
 	if req.Chip.Virtual {
 		return fail(nil, "", fmt.Errorf("%s is a virtual (PTX) target; ptxas needs a real one such as sm_%d", req.Chip, req.Chip.Number()))
 	}
+	if err := checkPTX(req); err != nil {
+		return fail(nil, "", err)
+	}
 	if _, err := os.Stat(p.Path); err != nil {
 		return fail(nil, "", fmt.Errorf("ptxas not found at %s; the CUDA toolchain (//toolchain:cuda_toolchain_type) provides it", p.Path))
 	}
@@ -91,6 +98,36 @@ func (p Ptxas) Compile(ctx context.Context, req Request) error {
 	}
 	if err := os.Rename(tmp.Name(), req.Out); err != nil {
 		return fail(cmd, "", err)
+	}
+	return nil
+}
+
+// checkPTX validates the request against the chip model: the toolkit compiles the chip, the PTX's
+// ISA version suits its .target and the toolkit, and the .target is not newer than the chip.
+func checkPTX(req Request) error {
+	if req.Toolkit.IsZero() {
+		return nil
+	}
+	if err := req.Toolkit.Check(req.Chip); err != nil {
+		return err
+	}
+	src, err := os.ReadFile(req.Src)
+	if err != nil {
+		return err
+	}
+	img, err := artifact.PTXImage(src)
+	if err != nil {
+		return err
+	}
+	target := chip.Chip{Major: int(img.Arch) / 10, Minor: int(img.Arch) % 10}
+	if name := img.ArchName(); strings.HasSuffix(name, "a") || strings.HasSuffix(name, "f") {
+		target.Suffix = name[len(name)-1:]
+	}
+	if err := req.Toolkit.CheckPTX(target, chip.PTX{Major: int(img.Major), Minor: int(img.Minor)}); err != nil {
+		return fmt.Errorf("%w; change the .version directive of the PTX", err)
+	}
+	if target.Number() > req.Chip.Number() {
+		return fmt.Errorf("the PTX is written for %s (.target), newer than %s: ptxas compiles PTX only for its .target chip or newer; build this source for %s or newer, or lower its .target", target, req.Chip, target)
 	}
 	return nil
 }

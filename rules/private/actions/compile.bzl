@@ -18,6 +18,7 @@ def emit_compile(ctx, *, gpubuild, toolchain, src, chip, out):
     args.add("--target", str(ctx.label))
     args.add("--chip", chip)
     args.add("--ptxas", ptxas)
+    args.add("--toolkit", toolchain.version)
     args.add("--out", out)
     args.add(src)
     ctx.actions.run(

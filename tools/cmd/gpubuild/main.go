@@ -76,13 +76,14 @@ func runCompile(ctx context.Context, args []string, _, stderr io.Writer) error {
 	chipName := fs.String("chip", "", "the chip to compile for, e.g. sm_90")
 	ptxas := fs.String("ptxas", "ptxas", "the ptxas binary")
 	out := fs.String("out", "", "the cubin to write")
+	toolkit := fs.String("toolkit", "", "the CUDA toolkit's version (e.g. 12.4): check the chip and the PTX against it first")
 	var opts multiFlag
 	fs.Var(&opts, "ptxas_opt", "an extra ptxas option (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
 	if fs.NArg() != 1 || *out == "" || *chipName == "" {
-		fmt.Fprintln(stderr, "usage: gpubuild compile --chip CHIP --out OUT.cubin [--ptxas PATH] [--target LABEL] SRC.ptx")
+		fmt.Fprintln(stderr, "usage: gpubuild compile --chip CHIP --out OUT.cubin [--ptxas PATH] [--toolkit 12.4] [--target LABEL] SRC.ptx")
 		return errUsage
 	}
 	name := *target
@@ -93,8 +94,14 @@ func runCompile(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	var tk chip.Toolkit
+	if *toolkit != "" {
+		if tk, err = chip.ParseToolkit(*toolkit); err != nil {
+			return fmt.Errorf("%s: toolkit: %w", name, err)
+		}
+	}
 	return compile.Ptxas{Path: *ptxas}.Compile(ctx, compile.Request{
-		Target: name, Src: fs.Arg(0), Out: *out, Chip: c, Options: opts,
+		Target: name, Src: fs.Arg(0), Out: *out, Chip: c, Options: opts, Toolkit: tk,
 	})
 }
 
