@@ -111,20 +111,20 @@ stage_bazelrc() {
 
 setup() {
   need_root setup
+  mkdir -p "$cache"
+  # One set-up at a time per environment; a second waits for the first.
+  exec 9>"$cache/.lock"
+  flock 9
   stage_debootstrap
   stage_apt
   stage_modules
   stage_bazelrc
-}
-
-ready() {
-  stage_done debootstrap "sid $(host_mirror)" && stage_done apt "$RULES_GPU_APT_PACKAGES" &&
-    [ -f "$cache/stamps/modules" ]
+  exec 9>&-
 }
 
 run() {
   need_root run
-  if ! ready; then setup; else stage_modules; stage_bazelrc; fi
+  setup  # cheap when every stage is done: each checks its stamp
   local cwd=$PWD
   case "$cwd/" in "$repo"/*) ;; *) cwd=$repo ;; esac
   local pass=()
