@@ -54,6 +54,7 @@ func TestCompileValidation(t *testing.T) {
 		{"PTX ISA newer than the toolkit", "9.0", "sm_75", "sm_90", "12.4", "CUDA 12.4 emits at most PTX ISA 8.4"},
 		{".target newer than the chip", "7.8", "sm_90", "sm_80", "12.4", "the PTX is written for sm_90 (.target), newer than sm_80"},
 		{"virtual chip", "7.0", "sm_75", "compute_80", "12.4", "compute_80 is a virtual (PTX) target"},
+		{"ptxas missing", "7.0", "sm_75", "sm_80", "12.4", "ptxas: /nonexistent/ptxas not found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := writePTX(t, tc.version, tc.target)
@@ -62,8 +63,8 @@ func TestCompileValidation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = Ptxas{Path: "/nonexistent/ptxas"}.Compile(context.Background(), Request{
-				Target: "//pkg:k", Src: src, Out: out, Chip: mustChip(t, tc.chip), Toolkit: tk,
+			err = Tools{Ptxas: "/nonexistent/ptxas"}.Compile(context.Background(), Job{
+				Target: "//pkg:k", Src: src, Out: out, Format: FormatBin, Chip: mustChip(t, tc.chip), Toolkit: tk,
 			})
 			var ce *Error
 			if !errors.As(err, &ce) {
@@ -98,11 +99,11 @@ func findPtxas(t *testing.T) string {
 // With the real ptxas: a good PTX becomes a cubin; a malformed one fails with ptxas's message and the
 // exact command, and leaves nothing behind.
 func TestCompileWithPtxas(t *testing.T) {
-	ptxas := Ptxas{Path: findPtxas(t)}
-	tk := chip.Toolkit{}
+	ptxas := findPtxas(t)
+	tools := Tools{Ptxas: ptxas}
 	good := writePTX(t, "7.0", "sm_75")
 	out := filepath.Join(t.TempDir(), "k.sm_80.cubin")
-	if err := ptxas.Compile(context.Background(), Request{Target: "//pkg:k", Src: good, Out: out, Chip: mustChip(t, "sm_80"), Toolkit: tk}); err != nil {
+	if err := tools.Compile(context.Background(), Job{Target: "//pkg:k", Src: good, Out: out, Format: FormatBin, Chip: mustChip(t, "sm_80")}); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(out); err != nil || !strings.HasPrefix(string(b), "\x7fELF") {
@@ -112,11 +113,11 @@ func TestCompileWithPtxas(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.ptx")
 	os.WriteFile(bad, []byte(".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k() { bogus.instruction; }\n"), 0o644)
 	out = filepath.Join(t.TempDir(), "bad.sm_80.cubin")
-	err := ptxas.Compile(context.Background(), Request{Target: "//pkg:bad", Src: bad, Out: out, Chip: mustChip(t, "sm_80")})
+	err := tools.Compile(context.Background(), Job{Target: "//pkg:bad", Src: bad, Out: out, Format: FormatBin, Chip: mustChip(t, "sm_80")})
 	if err == nil {
 		t.Fatal("malformed PTX compiled")
 	}
-	for _, want := range []string{"//pkg:bad", bad, "sm_80", "ptxas exited with status", "command: " + ptxas.Path + " -arch=sm_80", "bogus"} {
+	for _, want := range []string{"//pkg:bad", bad, "sm_80", "ptxas exited with status", "command: " + ptxas + " -arch=sm_80", "bogus"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not contain %q", err, want)
 		}

@@ -1,7 +1,7 @@
 // Command gpubuild is rules_gpu's helper: the one binary that Bazel actions run. Each verb is a thin
 // layer of flags over a package under tools/.
 //
-//	gpubuild compile --chip sm_90 --ptxas PATH --out OUT.cubin SRC.ptx
+//	gpubuild compile --chip sm_90 [--format offload|isa|bin] --out OUT [TOOL FLAGS] SRC.{mlir,ll,bc,ptx,cu}
 //	gpubuild link -o OUT.fatbin [--compress lz4] [--compress-all] [CHIP=]IMAGE...
 //	gpubuild inspect [--json] FILE...
 //	gpubuild extract -o DIR FILE
@@ -30,7 +30,7 @@ type verb struct {
 
 func verbs() map[string]verb {
 	return map[string]verb{
-		"compile": {"compile one source for one chip (PTX → cubin with ptxas)", runCompile},
+		"compile": {"compile one source (MLIR, LLVM IR, PTX, CUDA C++) for one chip: LLVM IR, PTX or cubin", runCompile},
 		"link":    {"join cubins and PTX into one fatbin", runLink},
 		"inspect": {"list the images in fatbins, cubins and PTX files", runInspect},
 		"extract": {"write each image of a fatbin to a file, decompressed", runExtract},
@@ -74,35 +74,60 @@ func runCompile(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	target := fs.String("target", "", "the Bazel label, for error messages")
 	chipName := fs.String("chip", "", "the chip to compile for, e.g. sm_90")
-	ptxas := fs.String("ptxas", "ptxas", "the ptxas binary")
-	out := fs.String("out", "", "the cubin to write")
-	toolkit := fs.String("toolkit", "", "the CUDA toolkit's version (e.g. 12.4): check the chip and the PTX against it first")
-	var opts multiFlag
-	fs.Var(&opts, "ptxas_opt", "an extra ptxas option (repeatable)")
+	format := fs.String("format", "bin", "what to produce: offload (LLVM bitcode), isa (PTX) or bin (cubin)")
+	out := fs.String("out", "", "the artifact to write")
+	toolkit := fs.String("toolkit", "", "the CUDA toolkit's version (e.g. 12.4): check the chip and the PTX against it, and pick the PTX ISA")
+	ptxVersion := fs.String("ptx", "", "the PTX ISA version to emit (default: the oldest the chip accepts)")
+	module := fs.String("module", "", "MLIR: regular expression selecting the gpu.module to compile")
+	opt := fs.Int("O", 2, "optimisation level, 0-3")
+	fast := fs.Bool("fast", false, "fast math")
+	ftz := fs.Bool("ftz", false, "flush f32 denormals to zero")
+	var tools compile.Tools
+	fs.StringVar(&tools.Ptxas, "ptxas", "ptxas", "ptxas")
+	fs.StringVar(&tools.Llc, "llc", "llc", "llc")
+	fs.StringVar(&tools.Opt, "opt", "opt", "LLVM opt")
+	fs.StringVar(&tools.LLVMLink, "llvm-link", "llvm-link", "llvm-link")
+	fs.StringVar(&tools.Clang, "clang", "clang", "clang (CUDA C++ sources)")
+	fs.StringVar(&tools.MLIROpt, "mlir-opt", "mlir-opt", "mlir-opt (MLIR sources)")
+	fs.StringVar(&tools.MLIRTranslate, "mlir-translate", "mlir-translate", "mlir-translate (MLIR sources)")
+	fs.StringVar(&tools.Libdevice, "libdevice", "", "the CUDA toolkit's libdevice.10.bc")
+	fs.StringVar(&tools.CUDAPath, "cuda-path", "", "the CUDA toolkit root, for clang's --cuda-path")
+	var ptxasOpts multiFlag
+	fs.Var(&ptxasOpts, "ptxas_opt", "an extra ptxas option (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
 	if fs.NArg() != 1 || *out == "" || *chipName == "" {
-		fmt.Fprintln(stderr, "usage: gpubuild compile --chip CHIP --out OUT.cubin [--ptxas PATH] [--toolkit 12.4] [--target LABEL] SRC.ptx")
+		fmt.Fprintln(stderr, "usage: gpubuild compile --chip CHIP --out OUT [--format offload|isa|bin] [--toolkit 12.4] [--ptx 7.8] [-O 3] [--fast] [--ftz] [--module REGEX] [TOOL FLAGS] SRC\n"+
+			"  SRC is .mlir, .ll, .bc, .ptx or .cu")
 		return errUsage
 	}
 	name := *target
 	if name == "" {
 		name = fs.Arg(0)
 	}
-	c, err := chip.Parse(*chipName)
-	if err != nil {
+	job := compile.Job{Target: name, Src: fs.Arg(0), Out: *out, O: *opt, Fast: *fast, FTZ: *ftz, PtxasOptions: ptxasOpts, Module: *module}
+	var err error
+	if job.Chip, err = chip.Parse(*chipName); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	var tk chip.Toolkit
+	if job.Format, err = compile.ParseFormat(*format); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
 	if *toolkit != "" {
-		if tk, err = chip.ParseToolkit(*toolkit); err != nil {
+		if job.Toolkit, err = chip.ParseToolkit(*toolkit); err != nil {
 			return fmt.Errorf("%s: toolkit: %w", name, err)
 		}
 	}
-	return compile.Ptxas{Path: *ptxas}.Compile(ctx, compile.Request{
-		Target: name, Src: fs.Arg(0), Out: *out, Chip: c, Options: opts, Toolkit: tk,
-	})
+	if *ptxVersion != "" {
+		if job.PTX, err = chip.ParsePTX(*ptxVersion); err != nil {
+			return fmt.Errorf("%s: --ptx: %w", name, err)
+		}
+	}
+	if *opt < 0 || *opt > 3 {
+		return fmt.Errorf("%s: -O %d: use 0 to 3", name, *opt)
+	}
+	return tools.Compile(ctx, job)
 }
 
 type multiFlag []string

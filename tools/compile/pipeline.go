@@ -1,0 +1,300 @@
+package compile
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/chip"
+)
+
+// Kind is the language of a source file.
+type Kind string
+
+// The source kinds gpubuild compiles.
+const (
+	KindMLIR Kind = "mlir" // .mlir holding gpu.module ops
+	KindLLVM Kind = "llvm" // LLVM IR or NVVM IR, .ll or .bc
+	KindPTX  Kind = "ptx"  // .ptx
+	KindCUDA Kind = "cuda" // CUDA C++, .cu (the device side)
+)
+
+// KindOf recognises a source by its extension.
+func KindOf(path string) (Kind, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".mlir":
+		return KindMLIR, nil
+	case ".ll", ".bc":
+		return KindLLVM, nil
+	case ".ptx":
+		return KindPTX, nil
+	case ".cu":
+		return KindCUDA, nil
+	}
+	return "", fmt.Errorf("%s: unknown source kind: use .mlir, .ll, .bc, .ptx or .cu", path)
+}
+
+// Format is what one compilation produces, named as MLIR's gpu-module-to-binary names them.
+type Format string
+
+// The per-chip formats.
+const (
+	FormatOffload Format = "offload" // LLVM bitcode, libdevice linked, optimised
+	FormatISA     Format = "isa"     // PTX
+	FormatBin     Format = "bin"     // cubin
+)
+
+// ParseFormat reads offload, isa or bin.
+func ParseFormat(s string) (Format, error) {
+	switch f := Format(s); f {
+	case FormatOffload, FormatISA, FormatBin:
+		return f, nil
+	}
+	return "", fmt.Errorf("unknown per-chip format %q: use offload (LLVM IR), isa (PTX) or bin (cubin)", s)
+}
+
+// Tools are the external programs of the pipeline. Only the ones a job needs must be set.
+type Tools struct {
+	Ptxas, Llc, Opt, LLVMLink, Clang, MLIROpt, MLIRTranslate string
+	// Libdevice is the CUDA toolkit's libdevice.10.bc, linked when the module calls __nv_ functions.
+	Libdevice string
+	// CUDAPath is the toolkit root that clang's --cuda-path wants (CUDA C++ only).
+	CUDAPath string
+}
+
+// Job is one source compiled for one chip into one artifact.
+type Job struct {
+	// Target is the Bazel label (or any name) that error messages cite.
+	Target string
+	// Src is the source; Kind its language (KindOf(Src) when empty).
+	Src  string
+	Kind Kind
+	// Out is the artifact to write, in Format.
+	Out    string
+	Format Format
+	// Chip is the real architecture, e.g. sm_90.
+	Chip chip.Chip
+	// Toolkit is the CUDA toolkit's version; when set, the chip and PTX ISA are checked against the
+	// chip model first, and the PTX ISA defaults to the chip's minimum.
+	Toolkit chip.Toolkit
+	// PTX is the PTX ISA version to emit; zero for the default.
+	PTX chip.PTX
+	// O is the optimisation level (0-3), as MLIR's nvvm target's O; default 2 (Opt set by Defaults).
+	O int
+	// Fast enables fast math; FTZ flushes f32 denormals to zero.
+	Fast, FTZ bool
+	// PtxasOptions are extra ptxas options.
+	PtxasOptions []string
+	// Module selects, by regular expression, which gpu.module of an MLIR source to compile; the
+	// source must then hold exactly one match. Empty: the source must hold exactly one gpu.module.
+	Module string
+}
+
+// Compile runs the pipeline for one job: MLIR → LLVM IR → PTX → cubin, entering at the source's kind
+// and stopping at the job's format. The artifact appears at job.Out only when every stage succeeded;
+// intermediate files live in a temporary directory that is removed.
+func (t Tools) Compile(ctx context.Context, job Job) error {
+	if job.Kind == "" {
+		k, err := KindOf(job.Src)
+		if err != nil {
+			return job.fail(nil, "", err)
+		}
+		job.Kind = k
+	}
+	if job.Chip.Virtual {
+		return job.fail(nil, "", fmt.Errorf("%s is a virtual (PTX) target; compile for a real one such as sm_%d", job.Chip, job.Chip.Number()))
+	}
+	if job.Kind == KindPTX && job.Format != FormatBin {
+		return job.fail(nil, "", fmt.Errorf("a PTX source can only become a cubin (format bin), not %s", job.Format))
+	}
+	ptx, err := job.ptxVersion()
+	if err != nil {
+		return job.fail(nil, "", err)
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(job.Out), ".gpubuild-")
+	if err != nil {
+		return job.fail(nil, "", err)
+	}
+	defer os.RemoveAll(tmp)
+	_ = os.Remove(job.Out)
+
+	cur := job.Src
+	step := func(name string) string { return filepath.Join(tmp, name) }
+	switch job.Kind {
+	case KindMLIR:
+		if cur, err = t.mlirToLLVM(ctx, job, cur, step); err != nil {
+			return err
+		}
+	case KindCUDA:
+		if cur, err = t.cudaToLLVM(ctx, job, cur, step("cuda.ll")); err != nil {
+			return err
+		}
+	}
+	if job.Kind != KindPTX {
+		if cur, err = t.optimise(ctx, job, cur, step); err != nil {
+			return err
+		}
+		if job.Format == FormatOffload {
+			return finish(job, cur)
+		}
+		next := step("k.ptx")
+		if err := t.llc(ctx, job, ptx, cur, next); err != nil {
+			return err
+		}
+		cur = next
+		if job.Format == FormatISA {
+			return finish(job, cur)
+		}
+	}
+	next := step("k.cubin")
+	if err := (Ptxas{Path: t.Ptxas}).run(ctx, job, cur, next); err != nil {
+		return err
+	}
+	return finish(job, next)
+}
+
+// finish moves the last stage's output to job.Out.
+func finish(job Job, path string) error {
+	if err := os.Rename(path, job.Out); err != nil {
+		return job.fail(nil, "", err)
+	}
+	return nil
+}
+
+// ptxVersion is the PTX ISA to emit: the job's, checked, or the chip's minimum for the toolkit.
+func (job Job) ptxVersion() (chip.PTX, error) {
+	if job.Toolkit.IsZero() {
+		if job.PTX.IsZero() && job.Kind != KindPTX {
+			return chip.PTX{}, errors.New("no PTX ISA version: give the toolkit version (--toolkit) or the PTX ISA (--ptx)")
+		}
+		return job.PTX, nil
+	}
+	if err := job.Toolkit.Check(job.Chip); err != nil {
+		return chip.PTX{}, err
+	}
+	if job.Kind == KindPTX {
+		return chip.PTX{}, checkPTXSource(job)
+	}
+	if job.PTX.IsZero() {
+		return chip.DefaultPTX(job.Chip, job.Toolkit)
+	}
+	return job.PTX, job.Toolkit.CheckPTX(job.Chip, job.PTX)
+}
+
+func (job Job) fail(cmd []string, stderr string, err error) error {
+	return &Error{Target: job.Target, Src: job.Src, Chip: job.Chip.String(), Command: cmd, Stderr: stderr, Err: err}
+}
+
+// exec runs one tool of the pipeline; a failure carries the command and what the tool printed.
+func (job Job) exec(ctx context.Context, stage string, cmd ...string) error {
+	if cmd[0] == "" {
+		return job.fail(nil, "", fmt.Errorf("%s: no tool configured for this stage; the toolchain that provides it must be registered", stage))
+	}
+	if _, err := os.Stat(cmd[0]); err != nil {
+		if _, lerr := exec.LookPath(cmd[0]); lerr != nil {
+			return job.fail(nil, "", fmt.Errorf("%s: %s not found; the toolchain that provides it must be registered", stage, cmd[0]))
+		}
+	}
+	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	if err := c.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("%s: %s exited with status %d", stage, filepath.Base(cmd[0]), exit.ExitCode())
+		}
+		return job.fail(cmd, out.String(), err)
+	}
+	return nil
+}
+
+// optimise links libdevice when the module calls __nv_ functions and runs opt at the job's level;
+// with FTZ, __nvvm_reflect("__CUDA_FTZ") becomes 1 so libdevice takes its flush-to-zero paths.
+func (t Tools) optimise(ctx context.Context, job Job, src string, step func(string) string) (string, error) {
+	cur := src
+	ir, err := t.readIR(ctx, job, src, step("k.ll"))
+	if err != nil {
+		return "", err
+	}
+	if bytes.Contains(ir, []byte("@__nv_")) {
+		if t.Libdevice == "" {
+			return "", job.fail(nil, "", errors.New("the module calls libdevice (__nv_ functions) but no libdevice.10.bc is configured (the CUDA toolchain provides it)"))
+		}
+		linked := step("linked.bc")
+		if err := job.exec(ctx, "link libdevice", t.LLVMLink, "--only-needed", "--internalize", cur, t.Libdevice, "-o", linked); err != nil {
+			return "", err
+		}
+		cur = linked
+	}
+	out := step("opt.bc")
+	args := []string{t.Opt, "-O" + strconv.Itoa(job.O), cur, "-o", out}
+	if job.FTZ {
+		args = append(args, "--nvvm-reflect-add=__CUDA_FTZ=1", "--denormal-fp-math-f32=preserve-sign")
+	}
+	if job.Fast {
+		args = append(args, "--fp-contract=fast", "--enable-unsafe-fp-math")
+	}
+	if err := job.exec(ctx, "optimise", args...); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// readIR returns the module as text (disassembling bitcode with llvm-link -S), to look for libdevice
+// calls.
+func (t Tools) readIR(ctx context.Context, job Job, src, text string) ([]byte, error) {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return nil, job.fail(nil, "", err)
+	}
+	if !bytes.HasPrefix(data, []byte("BC\xc0\xde")) {
+		return data, nil
+	}
+	if err := job.exec(ctx, "read bitcode", t.LLVMLink, "-S", src, "-o", text); err != nil {
+		return nil, err
+	}
+	data, err = os.ReadFile(text)
+	if err != nil {
+		return nil, job.fail(nil, "", err)
+	}
+	return data, nil
+}
+
+// llc turns LLVM IR into PTX for the job's chip and PTX ISA.
+func (t Tools) llc(ctx context.Context, job Job, ptx chip.PTX, src, out string) error {
+	args := []string{t.Llc, "-march=nvptx64", "-mcpu=" + job.Chip.String(),
+		fmt.Sprintf("-mattr=+ptx%d%d", ptx.Major, ptx.Minor), "-O" + strconv.Itoa(min(job.O, 3)), src, "-o", out}
+	if job.FTZ {
+		args = append(args, "--denormal-fp-math-f32=preserve-sign")
+	}
+	if job.Fast {
+		args = append(args, "--nvptx-prec-divf32=0", "--nvptx-prec-sqrtf32=0", "--enable-unsafe-fp-math", "--fp-contract=fast")
+	}
+	return job.exec(ctx, "llc", args...)
+}
+
+// cudaToLLVM compiles the device side of a CUDA C++ source to LLVM IR with clang (which links
+// libdevice itself from --cuda-path).
+func (t Tools) cudaToLLVM(ctx context.Context, job Job, src, out string) (string, error) {
+	args := []string{t.Clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + job.Chip.String(),
+		"-O" + strconv.Itoa(min(job.O, 3)), "-S", "-emit-llvm", "-o", out, src}
+	if t.CUDAPath != "" {
+		args = append(args, "--cuda-path="+t.CUDAPath)
+	}
+	if job.FTZ {
+		args = append(args, "-fgpu-flush-denormals-to-zero")
+	}
+	if job.Fast {
+		args = append(args, "-ffast-math")
+	}
+	if err := job.exec(ctx, "clang", args...); err != nil {
+		return "", err
+	}
+	return out, nil
+}

@@ -1,0 +1,164 @@
+package compile
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/chip"
+)
+
+// findTools finds the pipeline's tools: from the environment (set by the Bazel test to runfiles
+// paths) or on PATH under the build environment's names (tools/env/env.sh run go test ./...).
+func findTools(t *testing.T) Tools {
+	t.Helper()
+	find := func(env, name string) string {
+		p := os.Getenv(env)
+		if p != "" && !filepath.IsAbs(p) && os.Getenv("TEST_SRCDIR") != "" {
+			p = filepath.Join(os.Getenv("TEST_SRCDIR"), p)
+		}
+		if p == "" {
+			var err error
+			if p, err = exec.LookPath(name); err != nil {
+				if _, serr := os.Stat(name); serr != nil {
+					t.Skipf("no %s (set %s, or run in the build environment: tools/env/env.sh run go test ./tools/compile)", name, env)
+				}
+				p = name
+			}
+		}
+		return p
+	}
+	return Tools{
+		Ptxas: find("PTXAS", "ptxas"), Llc: find("LLC", "llc-21"), Opt: find("OPT", "opt-21"),
+		LLVMLink: find("LLVM_LINK", "llvm-link-21"), Clang: find("CLANG", "clang-21"),
+		MLIROpt: find("MLIR_OPT", "mlir-opt-21"), MLIRTranslate: find("MLIR_TRANSLATE", "mlir-translate-21"),
+		Libdevice: find("LIBDEVICE", "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"),
+		CUDAPath:  find("CUDA_PATH", "/usr/lib/cuda"),
+	}
+}
+
+// Every kind of source becomes every per-chip format, and each result is what it claims to be.
+func TestPipeline(t *testing.T) {
+	tools := findTools(t)
+	tk := chip.Toolkit{Major: 12, Minor: 4}
+	for _, src := range []struct{ file, kernel string }{
+		{"testdata/saxpy.mlir", "saxpy"},
+		{"testdata/saxpy.cu", "saxpy"},
+		{"testdata/softplus.ll", "softplus"},
+	} {
+		for _, format := range []Format{FormatOffload, FormatISA, FormatBin} {
+			for _, c := range []string{"sm_80", "sm_90"} {
+				t.Run(filepath.Base(src.file)+"/"+string(format)+"/"+c, func(t *testing.T) {
+					out := filepath.Join(t.TempDir(), "k."+string(format))
+					job := Job{Target: "//t:k", Src: src.file, Out: out, Format: format, Chip: mustChip(t, c), Toolkit: tk, O: 3}
+					if err := tools.Compile(context.Background(), job); err != nil {
+						t.Fatal(err)
+					}
+					data, err := os.ReadFile(out)
+					if err != nil {
+						t.Fatal(err)
+					}
+					switch format {
+					case FormatOffload:
+						if !bytes.HasPrefix(data, []byte("BC\xc0\xde")) {
+							t.Errorf("offload output is not LLVM bitcode: %q", data[:min(8, len(data))])
+						}
+					case FormatISA:
+						for _, want := range []string{".target " + c, ".entry " + src.kernel} {
+							if !bytes.Contains(data, []byte(want)) {
+								t.Errorf("PTX lacks %q", want)
+							}
+						}
+						if bytes.Contains(data, []byte("__nv_")) {
+							t.Errorf("PTX still calls libdevice: it was not linked")
+						}
+					case FormatBin:
+						img, err := artifact.CubinImage(data)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if img.ArchName() != c {
+							t.Errorf("cubin for %s, want %s", img.ArchName(), c)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// FTZ reaches the generated code: the f32 fma becomes fma.rn.ftz.f32.
+func TestPipelineFTZ(t *testing.T) {
+	tools := findTools(t)
+	for _, ftz := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "k.ptx")
+		job := Job{Target: "//t:k", Src: "testdata/saxpy.cu", Out: out, Format: FormatISA, Chip: mustChip(t, "sm_80"), Toolkit: chip.Toolkit{Major: 12, Minor: 4}, O: 3, FTZ: ftz}
+		if err := tools.Compile(context.Background(), job); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(out)
+		if got := bytes.Contains(data, []byte(".ftz.f32")); got != ftz {
+			t.Errorf("ftz=%v: PTX has .ftz.f32 = %v", ftz, got)
+		}
+	}
+}
+
+// Failures name the target, the file, the chip and the failing stage, show the tool's message, and
+// leave nothing behind.
+func TestPipelineErrors(t *testing.T) {
+	tools := findTools(t)
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	two := write("two.mlir", "module attributes {gpu.container_module} {\n  gpu.module @a {\n  }\n  gpu.module @b {\n  }\n}\n")
+	for _, tc := range []struct {
+		name   string
+		src    string
+		module string
+		tools  Tools
+		want   []string
+	}{
+		{name: "malformed MLIR", src: write("bad.mlir", "module {\n  gpu.module @k {\n    gpu.func @f( kernel {\n"),
+			want: []string{"lower to NVVM", "mlir-opt", "bad.mlir"}},
+		{name: "no gpu.module", src: write("none.mlir", "module {\n}\n"), want: []string{"no gpu.module in the source"}},
+		{name: "two modules, none selected", src: two, want: []string{"2 gpu.modules match", "@a, @b"}},
+		{name: "module regex matches none", src: two, module: "^c$", want: []string{`no gpu.module matches --module "^c$"`, "@a, @b"}},
+		{name: "malformed LLVM IR", src: write("bad.ll", "define void @k( {\n"), want: []string{"optimise", "bad.ll"}},
+		{name: "CUDA syntax error", src: write("bad.cu", "__global__ void k() { int x = ; }\n"), want: []string{"clang", "bad.cu", "expected expression"}},
+		{name: "libdevice missing", src: "testdata/softplus.ll", tools: func() Tools { t := tools; t.Libdevice = ""; return t }(),
+			want: []string{"calls libdevice", "no libdevice.10.bc"}},
+		{name: "unknown kind", src: write("k.c", "int x;"), want: []string{"unknown source kind"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := tools
+			if tc.tools.Ptxas != "" {
+				tl = tc.tools
+			}
+			outDir := t.TempDir()
+			out := filepath.Join(outDir, "k.cubin")
+			err := tl.Compile(context.Background(), Job{Target: "//t:k", Src: tc.src, Out: out, Format: FormatBin, Chip: mustChip(t, "sm_80"),
+				Toolkit: chip.Toolkit{Major: 12, Minor: 4}, Module: tc.module})
+			if err == nil {
+				t.Fatal("compiled")
+			}
+			for _, want := range append([]string{"//t:k", "sm_80"}, tc.want...) {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error does not contain %q:\n%v", want, err)
+				}
+			}
+			if entries, _ := os.ReadDir(outDir); len(entries) != 0 {
+				t.Errorf("left behind: %v", entries)
+			}
+		})
+	}
+}
