@@ -45,6 +45,22 @@ def _local_cuda_toolkit_impl(rctx):
                 attrs.append('    {tool} = "bin/{tool}",'.format(tool = tool))
         attrs.append('    version = "%s",' % version)
         attrs.append('    root = "%s",' % found)
+        root = found[:-len("/bin")] if found.endswith("/bin") else found
+
+        # libdevice: <root>/nvvm/libdevice in NVIDIA's layout; Debian keeps it with the toolkit's
+        # private files.
+        for p in [root + "/nvvm/libdevice/libdevice.10.bc", "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"]:
+            if rctx.path(p).exists:
+                rctx.symlink(p, "libdevice/libdevice.10.bc")
+                attrs.append('    libdevice = "libdevice/libdevice.10.bc",')
+                break
+
+        # clang's --cuda-path wants a root with include/cuda.h and nvvm/libdevice: Debian has one
+        # at /usr/lib/cuda.
+        for p in [root, "/usr/lib/cuda"]:
+            if rctx.path(p + "/include/cuda.h").exists and rctx.path(p + "/nvvm/libdevice").exists:
+                attrs.append('    cuda_path = "%s",' % p)
+                break
     else:
         attrs.append('    missing = "no CUDA toolkit found (looked for ptxas in %s); install one, set CUDA_PATH, or use a hermetic toolkit",' % ", ".join(tried))
     rctx.file("BUILD.bazel", """\
@@ -52,7 +68,7 @@ load("{rule}", "cuda_toolchain")
 
 package(default_visibility = ["//visibility:public"])
 
-exports_files(glob(["bin/*"]))
+exports_files(glob(["bin/*", "libdevice/*"]))
 
 cuda_toolchain(
     name = "cuda",

@@ -6,15 +6,24 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ -n "${RULES_GPU_IN_ENV:-}" ] || { echo "run me inside the environment: tools/env/env.sh run $0" >&2; exit 2; }
 
-bazel build //examples/...
-printf '\n%-48s %8s  %-8s %s\n' "artifact" "bytes" "kind" "runs on"
-bazel cquery //examples/... --output=files 2>/dev/null | while read -r f; do
-  case "$f" in
-    *.cubin)
-      sm=$(cuobjdump -elf "$f" | sed -n 's/^64bit elf:.* sm=\([0-9]*\),.*/\1/p' | head -n1)
-      major=$((sm / 10)) minor=$((sm % 10))
-      printf '%-48s %8s  %-8s %s\n' "$f" "$(stat -c %s "$f")" "sm_$sm" \
-        "GPUs of compute capability $major.$minor to $major.9 (same major, equal or higher minor)"
-      ;;
-  esac
+bazel build //examples/... //tools/cmd/gpubuild
+g=bazel-bin/tools/cmd/gpubuild/gpubuild_/gpubuild
+runners=sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120
+driver=13.0
+mapfile -t files < <(bazel cquery 'kind(gpu_module, //examples/...)' --output=files 2>/dev/null)
+for f in "${files[@]}"; do
+  printf '\n== %s (%s bytes)\n' "$f" "$(stat -c %s "$f")"
+  "$g" inspect "$f" | sed 's/^/   /'
+  line=""
+  while read -r v; do
+    r=$(sed 's/.*"runner":"\([^"]*\)".*/\1/' <<<"$v")
+    if grep -q '"loads":true' <<<"$v"; then
+      how=$(sed 's/.*"how":"\([^"]*\)".*/\1/' <<<"$v")
+      case "$how" in "PTX JIT") r="$r(JIT)" ;; esac
+      line="$line $r"
+    else
+      line="$line -${r}"
+    fi
+  done < <("$g" check --json --runs-on "$runners" --driver "$driver" "$f" 2>/dev/null || true)
+  echo "   runs on (driver $driver):$line   (-sm_XX: does not load; (JIT): the driver compiles its PTX)"
 done

@@ -1,32 +1,55 @@
 """The compile action: one source, one chip, one artifact (`gpubuild compile`)."""
 
-def emit_compile(ctx, *, gpubuild, toolchain, src, chip, out):
+def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts):
     """Declares one action that compiles `src` for `chip` into `out`.
 
     Args:
       ctx: the rule context.
       gpubuild: the helper binary (FilesToRunProvider).
-      toolchain: the resolved CUDA toolchain (ToolchainInfo).
-      src: the source File (.ptx).
+      cuda: the resolved CUDA toolchain (ToolchainInfo).
+      llvm: the resolved LLVM toolchain (ToolchainInfo), or None for PTX sources.
+      src: the source File (.mlir, .ll, .bc, .ptx or .cu).
       chip: the chip, e.g. "sm_90".
-      out: the output File (.cubin).
+      format: "offload" (LLVM bitcode), "isa" (PTX) or "bin" (cubin).
+      out: the output File.
+      opts: a struct with opt_level, fast_math, ftz, ptxas_opts, module.
     """
-    ptxas = toolchain.tools["ptxas"]
     args = ctx.actions.args()
     args.use_param_file("--params=%s", use_always = False)
     args.set_param_file_format("multiline")
     args.add("--target", str(ctx.label))
     args.add("--chip", chip)
-    args.add("--ptxas", ptxas)
-    args.add("--toolkit", toolchain.version)
+    args.add("--format", format)
+    args.add("--toolkit", cuda.version)
+    args.add("-O", str(opts.opt_level))
+    if opts.fast_math:
+        args.add("--fast")
+    if opts.ftz:
+        args.add("--ftz")
+    if opts.module:
+        args.add("--module", opts.module)
+    args.add_all(opts.ptxas_opts, before_each = "--ptxas_opt")
+    tools = [cuda.tools["ptxas"]]
+    args.add("--ptxas", cuda.tools["ptxas"])
+    inputs = [src]
+    if llvm:
+        for flag, name in [("--llc", "llc"), ("--opt", "opt"), ("--llvm-link", "llvm_link"), ("--clang", "clang"), ("--mlir-opt", "mlir_opt"), ("--mlir-translate", "mlir_translate")]:
+            if name in llvm.tools:
+                args.add(flag, llvm.tools[name])
+                tools.append(llvm.tools[name])
+        if cuda.libdevice:
+            args.add("--libdevice", cuda.libdevice)
+            inputs.append(cuda.libdevice)
+        if cuda.cuda_path:
+            args.add("--cuda-path", cuda.cuda_path)
     args.add("--out", out)
     args.add(src)
     ctx.actions.run(
         executable = gpubuild,
         arguments = ["compile", args],
-        inputs = [src],
-        tools = [ptxas],
+        inputs = inputs,
+        tools = tools,
         outputs = [out],
         mnemonic = "GpuCompile",
-        progress_message = "Compiling %%{label} for %s (%s)" % (chip, src.short_path),
+        progress_message = "Compiling %%{label} for %s (%s, %s)" % (chip, format, src.short_path),
     )

@@ -2,63 +2,142 @@
 
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 load("//rules/private/actions:compile.bzl", "emit_compile")
+load("//rules/private/actions:link.bzl", "emit_link")
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 
 _CUDA_TOOLCHAIN = Label("//toolchain:cuda_toolchain_type")
+_LLVM_TOOLCHAIN = Label("//toolchain:llvm_toolchain_type")
+
+_KINDS = {"bc": "llvm", "cu": "cuda", "ll": "llvm", "mlir": "mlir", "ptx": "ptx"}
+_EXT = {"bin": "cubin", "isa": "ptx", "offload": "bc"}
+
+def _chip_number(chip):
+    # Orders chips for picking the lowest (for embedded PTX): "sm_90a" -> 90. Which chips exist is
+    # the chip model's business (tools/chip), checked by gpubuild.
+    digits = chip.split("_")[-1].rstrip("af")
+    return int(digits) if digits.isdigit() else 0
 
 def _gpu_module_impl(ctx):
-    toolchain = ctx.toolchains[_CUDA_TOOLCHAIN]
-    if toolchain.missing:
-        fail("%s: %s" % (ctx.label, toolchain.missing))
-    if "ptxas" not in toolchain.tools:
-        fail("%s: the CUDA toolkit at %s has no ptxas" % (ctx.label, toolchain.root))
-    if not ctx.attr.chips:
-        fail("%s: chips is empty; name at least one chip, e.g. chips = [\"sm_90\"]" % ctx.label)
-    seen = {}
-    for chip in ctx.attr.chips:
-        if chip in seen:
-            fail("%s: chip %s is listed twice in chips" % (ctx.label, chip))
-        seen[chip] = True
+    label = ctx.label
+    cuda = ctx.toolchains[_CUDA_TOOLCHAIN]
+    if cuda.missing:
+        fail("%s: %s" % (label, cuda.missing))
     if len(ctx.files.srcs) != 1:
-        fail("%s: srcs must hold exactly one source file, got %d" % (ctx.label, len(ctx.files.srcs)))
+        fail("%s: srcs must hold exactly one source file, got %d" % (label, len(ctx.files.srcs)))
     src = ctx.files.srcs[0]
+    kind = _KINDS.get(src.extension)
+    llvm = None
+    if kind != "ptx":
+        llvm = ctx.toolchains[_LLVM_TOOLCHAIN]
+        if not llvm:
+            fail("%s: %s needs the LLVM toolchain (//toolchain:llvm_toolchain_type); register one, e.g. the llvm module extension's" % (label, src.short_path))
+        if llvm.missing:
+            fail("%s: %s" % (label, llvm.missing))
+    fmt = ctx.attr.format
+    if kind == "ptx" and fmt in ["isa", "offload", "jit"]:
+        fail("%s: %s is PTX already; format %s needs MLIR, LLVM IR or CUDA C++; use bin or fatbin" % (label, src.short_path, fmt))
+    chips = ctx.attr.chips or ctx.attr._default_chips[BuildSettingInfo].value
+    if not chips:
+        fail("%s: chips is empty; name at least one chip, e.g. chips = [\"sm_90\"], or set --@rules_gpu//gpu:chips" % label)
+    seen = {}
+    for chip in chips:
+        if chip in seen:
+            fail("%s: chip %s is listed twice in chips" % (label, chip))
+        seen[chip] = True
+    opts = struct(
+        opt_level = ctx.attr.opt_level,
+        fast_math = ctx.attr.fast_math,
+        ftz = ctx.attr.ftz,
+        ptxas_opts = ctx.attr.ptxas_opts,
+        module = ctx.attr.module,
+    )
+    name = label.name
+
+    def compile(chip, format):
+        out = ctx.actions.declare_file("%s.%s.%s" % (name, chip, _EXT[format]))
+        emit_compile(ctx, gpubuild = ctx.executable._gpubuild, cuda = cuda, llvm = llvm, src = src, chip = chip, format = format, out = out, opts = opts)
+        return out
+
+    lowest = sorted(chips, key = _chip_number)[0]
     files_by_chip = {}
-    for chip in ctx.attr.chips:
-        out = ctx.actions.declare_file("%s.%s.cubin" % (ctx.label.name, chip))
-        emit_compile(
-            ctx,
-            gpubuild = ctx.executable._gpubuild,
-            toolchain = toolchain,
-            src = src,
-            chip = chip,
-            out = out,
-        )
-        files_by_chip[chip] = out
-    files = [files_by_chip[c] for c in ctx.attr.chips]
+    ptx = None
+    if fmt in ["bin", "fatbin"]:
+        for chip in chips:
+            files_by_chip[chip] = compile(chip, "bin")
+    elif fmt in ["isa", "offload"]:
+        for chip in chips:
+            files_by_chip[chip] = compile(chip, fmt)
+    if fmt in ["fatbin", "jit"]:
+        ptx = src if kind == "ptx" else compile(lowest, "isa")
+    fatbin = None
+    if fmt == "fatbin":
+        fatbin = ctx.actions.declare_file(name + ".fatbin")
+        emit_link(ctx, gpubuild = ctx.executable._gpubuild, images = [files_by_chip[c] for c in chips] + [ptx], out = fatbin, compress = ctx.attr.compress)
+
+    if fmt == "fatbin":
+        main = [fatbin]
+    elif fmt == "jit":
+        main = [ptx]
+    else:
+        main = [files_by_chip[c] for c in chips]
     return [
-        DefaultInfo(files = depset(files)),
-        GpuModuleInfo(chips = list(ctx.attr.chips), format = "bin", files_by_chip = files_by_chip),
+        DefaultInfo(files = depset(main)),
+        OutputGroupInfo(per_chip = depset(files_by_chip.values())),
+        GpuModuleInfo(
+            chips = list(chips),
+            format = fmt,
+            files_by_chip = files_by_chip,
+            fatbin = fatbin,
+            ptx = ptx,
+            artifact = main[0] if len(main) == 1 else None,
+        ),
     ]
 
 gpu_module = rule(
     implementation = _gpu_module_impl,
-    doc = """Compiles GPU code for a list of chips, one Bazel action per chip.
+    doc = """Compiles a GPU module for a list of chips, one Bazel action per chip.
 
-Each chip's artifact is built by its own action, so adding a chip to a target runs one more action and
-leaves the others cached.""",
+Sources are MLIR (a `gpu.module`), LLVM IR (`.ll`, `.bc`), CUDA C++ (`.cu`, device side) or PTX. Each
+chip's artifact is built by its own action, so adding a chip to a target runs one more compile action
+(and, for fatbins, the link again) and leaves the others cached.
+
+Formats, as MLIR's `gpu-module-to-binary` names them: `offload` (LLVM bitcode per chip), `isa` (PTX
+per chip), `bin` (a cubin per chip), `fatbin` (every chip's cubin plus PTX for the lowest chip, which
+the driver JIT-compiles on newer GPUs) and `jit` (only the PTX for the lowest chip, for runners whose
+chips are unknown when building).""",
     attrs = {
         "chips": attr.string_list(
-            doc = "The chips to build for, e.g. `[\"sm_80\", \"sm_90\"]`; one artifact each.",
+            doc = "The chips to build for, e.g. `[\"sm_80\", \"sm_90\"]`. Default: `--@rules_gpu//gpu:chips`.",
         ),
+        "compress": attr.string(
+            default = "lz4",
+            values = ["none", "lz4", "zstd"],
+            doc = "Compression of the PTX in a fatbin (cubins are stored as they are, as fatbinary does).",
+        ),
+        "fast_math": attr.bool(doc = "Fast math: approximate division and square root, contracted operations."),
+        "format": attr.string(
+            default = "fatbin",
+            values = ["bin", "isa", "offload", "fatbin", "jit"],
+            doc = "What to produce: `bin`, `isa`, `offload`, `fatbin` or `jit` (see above).",
+        ),
+        "ftz": attr.bool(doc = "Flush f32 denormals to zero."),
+        "module": attr.string(doc = "MLIR sources: a regular expression selecting the `gpu.module` to build (default: the only one)."),
+        "opt_level": attr.int(default = 2, values = [0, 1, 2, 3], doc = "Optimisation level, as MLIR's NVVM target's `O`."),
+        "ptxas_opts": attr.string_list(doc = "Extra ptxas options, e.g. `[\"-v\"]`."),
         "srcs": attr.label_list(
-            allow_files = [".ptx"],
+            allow_files = [".mlir", ".ll", ".bc", ".ptx", ".cu"],
             mandatory = True,
-            doc = "The kernel source: one PTX file.",
+            doc = "The kernel source: one `.mlir`, `.ll`, `.bc`, `.ptx` or `.cu` file.",
         ),
+        "_default_chips": attr.label(default = Label("//gpu:chips")),
         "_gpubuild": attr.label(
             default = Label("//tools/cmd/gpubuild"),
             executable = True,
             cfg = "exec",
         ),
     },
-    toolchains = [_CUDA_TOOLCHAIN],
+    toolchains = [
+        _CUDA_TOOLCHAIN,
+        config_common.toolchain_type(_LLVM_TOOLCHAIN, mandatory = False),
+    ],
 )

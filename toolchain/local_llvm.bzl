@@ -1,0 +1,83 @@
+"""Discovery of LLVM (with MLIR) installed on the machine that builds."""
+
+load(":llvm_toolchain.bzl", "LLVM_TOOLS")
+
+def _candidates(rctx):
+    dirs = []
+    if rctx.attr.path:
+        dirs.append(rctx.attr.path + "/bin")
+    llvm_path = rctx.os.environ.get("LLVM_PATH", "")
+    if llvm_path:
+        dirs.append(llvm_path + "/bin")
+
+    # Debian and Ubuntu install each LLVM version under /usr/lib/llvm-N; newest first.
+    for v in range(30, 17, -1):
+        dirs.append("/usr/lib/llvm-%d/bin" % v)
+    dirs.append("/usr/local/bin")
+    dirs.append("/usr/bin")
+    return dirs
+
+def _version(rctx, llc):
+    res = rctx.execute([llc, "--version"])
+    for line in res.stdout.splitlines():
+        if "LLVM version " in line:
+            return line.split("LLVM version ")[1].strip().split(".")[0]
+    return None
+
+def _local_llvm_toolchain_impl(rctx):
+    found = None
+    tried = []
+    for d in _candidates(rctx):
+        tried.append(d)
+        if rctx.path(d + "/llc").exists and rctx.path(d + "/mlir-opt").exists:
+            found = d
+            break
+    attrs = []
+    if found:
+        version = _version(rctx, rctx.path(found + "/llc"))
+        if not version:
+            fail("rules_gpu: %s/llc does not say its version (llc --version)" % found)
+        for attr, tool in LLVM_TOOLS.items():
+            p = rctx.path(found + "/" + tool)
+            if p.exists:
+                rctx.symlink(p, "bin/" + tool)
+                attrs.append('    {attr} = "bin/{tool}",'.format(attr = attr, tool = tool))
+        attrs.append('    version = "%s",' % version)
+        attrs.append('    root = "%s",' % found)
+    else:
+        attrs.append('    missing = "no LLVM with MLIR found (looked for llc and mlir-opt in %s); install LLVM/MLIR 21 or set LLVM_PATH",' % ", ".join(tried))
+    rctx.file("BUILD.bazel", """\
+load("{rule}", "llvm_toolchain")
+
+package(default_visibility = ["//visibility:public"])
+
+exports_files(glob(["bin/*"]))
+
+llvm_toolchain(
+    name = "llvm",
+{attrs}
+)
+
+toolchain(
+    name = "toolchain",
+    toolchain = ":llvm",
+    toolchain_type = "{type}",
+)
+""".format(
+        rule = str(Label("//toolchain:llvm_toolchain.bzl")),
+        attrs = "\n".join(attrs),
+        type = str(Label("//toolchain:llvm_toolchain_type")),
+    ))
+
+local_llvm_toolchain = repository_rule(
+    implementation = _local_llvm_toolchain_impl,
+    doc = """Finds LLVM with MLIR on the machine that builds and exposes it as an `llvm_toolchain`.
+
+Looks in `path`, then `$LLVM_PATH`, the newest `/usr/lib/llvm-N` (Debian, Ubuntu), `/usr/local/bin`
+and `/usr/bin`, for a directory holding both `llc` and `mlir-opt`.""",
+    attrs = {
+        "path": attr.string(doc = "LLVM's root directory (the one holding `bin/llc`)."),
+    },
+    environ = ["LLVM_PATH"],
+    local = True,
+)
