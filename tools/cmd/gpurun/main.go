@@ -8,6 +8,8 @@
 //	gpurun load [-n N] FILE...           load each file with cuModuleLoadData; JSON line per file:
 //	                                     loads, the driver's error, median load time over N loads
 //	gpurun saxpy FILE                    run saxpy(n, a, x, y) from FILE and check it against the CPU
+//	gpurun reduce FILE                   run reduce_sum(n, x, out) (256-thread blocks) and check the sum
+//	gpurun softplus FILE                 run softplus(n, x, y) and check y = log1p(exp(x))
 package main
 
 import (
@@ -26,7 +28,7 @@ import (
 func main() {
 	runtime.LockOSThread()
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gpurun info | load [-n N] FILE... | saxpy FILE")
+		fmt.Fprintln(os.Stderr, "usage: gpurun info | load [-n N] FILE... | saxpy FILE | reduce FILE | softplus FILE")
 		os.Exit(2)
 	}
 	dev, err := gpu.Open(0)
@@ -40,11 +42,11 @@ func main() {
 		json.NewEncoder(os.Stdout).Encode(map[string]any{"name": dev.Name, "chip": dev.Chip(), "driver_cuda": fmt.Sprintf("%d.%d", dev.Driver/1000, dev.Driver%1000/10)})
 	case "load":
 		err = load(dev, os.Args[2:])
-	case "saxpy":
+	case "saxpy", "reduce", "softplus":
 		if len(os.Args) != 3 {
-			err = fmt.Errorf("usage: gpurun saxpy FILE")
+			err = fmt.Errorf("usage: gpurun %s FILE", os.Args[1])
 		} else {
-			err = saxpy(dev, os.Args[2])
+			err = map[string]func(*gpu.Device, string) error{"saxpy": saxpy, "reduce": reduce, "softplus": softplus}[os.Args[1]](dev, os.Args[2])
 		}
 	default:
 		err = fmt.Errorf("unknown verb %q", os.Args[1])
@@ -152,4 +154,94 @@ func saxpy(dev *gpu.Device, path string) error {
 	}
 	fmt.Printf("ok %s: saxpy on %s, %d elements match the CPU\n", path, dev.Chip(), n)
 	return nil
+}
+
+// reduce runs reduce_sum over n = 1<<20 + 77 values in 256-thread blocks and compares the total with
+// the CPU's (summed in float64; the GPU's float32 tree sum may differ by rounding).
+func reduce(dev *gpu.Device, path string) error {
+	m, err := load1(dev, path)
+	if err != nil {
+		return err
+	}
+	defer m.Unload()
+	const n, block = 1<<20 + 77, 256
+	x := make([]float32, n)
+	var want float64
+	for i := range x {
+		x[i] = float32(i%97) / 16
+		want += float64(x[i])
+	}
+	dx, err := gpu.CopyIn(x)
+	if err != nil {
+		return err
+	}
+	defer dx.Free()
+	dout, err := gpu.CopyIn([]float32{0})
+	if err != nil {
+		return err
+	}
+	defer dout.Free()
+	if err := m.Launch("reduce_sum", (n+block-1)/block, block, int32(n), dx.Arg(), dout.Arg()); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	got, err := dout.CopyOut()
+	if err != nil {
+		return err
+	}
+	if rel := math.Abs(float64(got[0])-want) / want; rel > 1e-5 {
+		return fmt.Errorf("%s: sum = %v, want %v (relative error %.2g)", path, got[0], want, rel)
+	}
+	fmt.Printf("ok %s: reduce_sum on %s, %d elements sum to %v (CPU %v)\n", path, dev.Chip(), n, got[0], want)
+	return nil
+}
+
+// softplus runs y = log1p(exp(x)) (libdevice's expf and log1pf) and compares with the CPU.
+func softplus(dev *gpu.Device, path string) error {
+	m, err := load1(dev, path)
+	if err != nil {
+		return err
+	}
+	defer m.Unload()
+	const n, block = 1<<16 + 5, 256
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = float32(i%2001-1000) / 100
+	}
+	dx, err := gpu.CopyIn(x)
+	if err != nil {
+		return err
+	}
+	defer dx.Free()
+	dy, err := gpu.CopyIn(make([]float32, n))
+	if err != nil {
+		return err
+	}
+	defer dy.Free()
+	if err := m.Launch("softplus", (n+block-1)/block, block, int32(n), dx.Arg(), dy.Arg()); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	got, err := dy.CopyOut()
+	if err != nil {
+		return err
+	}
+	for i := range got {
+		want := math.Log1p(math.Exp(float64(x[i])))
+		if math.Abs(float64(got[i])-want) > 1e-5*math.Max(1, want) {
+			return fmt.Errorf("%s: y[%d] = softplus(%v) = %v, want %v", path, i, x[i], got[i], want)
+		}
+	}
+	fmt.Printf("ok %s: softplus on %s, %d elements match the CPU\n", path, dev.Chip(), n)
+	return nil
+}
+
+func load1(dev *gpu.Device, path string) (*gpu.Module, error) {
+	image, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := dev.Load(image)
+	if err != nil {
+		return nil, fmt.Errorf("%s: loading on %s: %w", path, dev.Chip(), err)
+	}
+	return m, nil
 }

@@ -33,4 +33,12 @@ tools/env/env.sh run bash -c '
   $g link -o $a/sm80_only.fatbin $a/saxpy.sm_80.cubin
   $g inspect $a/*.fatbin
 ' _ "$(cd "$out" && pwd)"
+# The examples, built by Bazel with rules_gpu.
+mkdir -p "$out/examples"
+tools/env/env.sh run bash -c '
+  set -euo pipefail
+  bazel build //examples/... >/dev/null 2>&1 || bazel build //examples/...
+  for f in $(bazel cquery "kind(gpu_module, //examples/...)" --output=files 2>/dev/null); do cp "$f" "$1/"; done
+' _ "$(cd "$out" && pwd)/examples"
+ls "$out/examples"
 echo "build.sh: $out is ready ($(du -sh "$out" | cut -f1))"

@@ -84,6 +84,22 @@ echo >>"$md"; echo "Agreement: $agree of $total." >>"$md"
   done
 } >>"$md"
 
+# 4. The examples built by Bazel, run and checked against the CPU.
+{
+  echo
+  echo "## 4. Examples built by rules_gpu (bazel build //examples/...), run on the GPU"
+  echo
+  echo "| artifact | images | kernel run | result |"
+  echo "|---|---|---|---|"
+} >>"$md"
+for f in "$dir"/examples/*; do
+  b=$(basename "$f"); k=${b%%_*}; k=${k%%.*}
+  images=$("$g" inspect --json "$f" | sed 's/.*"kind":"\([a-z]*\)","arch":"\([^"]*\)".*/\1 \2/' | paste -sd, -)
+  res=$("$r" "$k" "$f" 2>&1); rc=$?
+  [ $rc -eq 0 ] && ok=PASS || { ok=FAIL; fail=1; }
+  echo "| $b | $images | $k | $ok: $(tr '\n' ' ' <<<"$res" | sed "s#$dir/##g") |" >>"$md"
+done
+
 # 3. Load times.
 {
   echo
