@@ -46,7 +46,8 @@ func Open(path string) (*Artifact, error) {
 	return a, nil
 }
 
-// Parse recognises data as a fatbin, a cubin or PTX and returns its images.
+// Parse recognises data as a fatbin, a cubin, PTX or MLIR text holding gpu.binary ops and returns
+// its images.
 func Parse(data []byte) (*Artifact, error) {
 	switch {
 	case len(data) >= 4 && binary.LittleEndian.Uint32(data) == fatbin.Magic:
@@ -61,6 +62,8 @@ func Parse(data []byte) (*Artifact, error) {
 			return nil, err
 		}
 		return &Artifact{Format: FormatCubin, Images: []fatbin.Entry{e}}, nil
+	case IsMLIR(data):
+		return parseMLIR(data) // gpu.binary ops, as gpu-module-to-binary prints them (gpubinary.go)
 	default:
 		e, err := PTXImage(data)
 		if err != nil {

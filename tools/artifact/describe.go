@@ -48,7 +48,7 @@ func Describe(a *Artifact) []Info {
 			Flags:            fatbin.FlagString(e.Flags),
 			FlagBits:         e.Flags,
 		}
-		if a.Format != FormatFatbin {
+		if e.StoredSize == 0 { // a bare cubin or PTX: stored as it is
 			in.StoredSize = uint64(len(e.Payload))
 		}
 		if e.Kind == fatbin.KindPTX {

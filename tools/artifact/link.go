@@ -35,6 +35,9 @@ func ReadImage(path string, arch uint32) (fatbin.Entry, error) {
 	if a.Format == FormatFatbin {
 		return fatbin.Entry{}, fmt.Errorf("%s: is a fatbin; link takes cubins and PTX", path)
 	}
+	if len(a.Images) != 1 {
+		return fatbin.Entry{}, fmt.Errorf("%s: holds %d images; link takes one cubin or PTX per file", path, len(a.Images))
+	}
 	e := a.Images[0]
 	if arch != 0 {
 		if e.Kind == fatbin.KindELF && e.Arch != arch {

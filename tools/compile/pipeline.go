@@ -233,7 +233,8 @@ func (t Tools) optimise(ctx context.Context, job Job, src string, step func(stri
 		cur = linked
 	}
 	out := step("opt.bc")
-	args := []string{t.Opt, "-O" + strconv.Itoa(job.O), cur, "-o", out}
+	// -mcpu lets NVVMReflect run for the chip, so libdevice's reflection strings are folded away.
+	args := []string{t.Opt, "-O" + strconv.Itoa(job.O), "-mtriple=nvptx64-nvidia-cuda", "-mcpu=" + job.Chip.String(), cur, "-o", out}
 	if job.FTZ {
 		args = append(args, "--nvvm-reflect-add=__CUDA_FTZ=1", "--denormal-fp-math-f32=preserve-sign")
 	}

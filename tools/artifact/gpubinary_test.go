@@ -1,0 +1,385 @@
+package artifact
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/fatbin"
+)
+
+// mlirEscape writes b as MLIR prints string attributes (llvm::printEscapedString): a backslash
+// doubled, printable ASCII other than '"' as is, every other byte as \XX.
+func mlirEscape(b []byte) string {
+	const hex = "0123456789ABCDEF"
+	var s strings.Builder
+	for _, c := range b {
+		switch {
+		case c == '\\':
+			s.WriteString(`\\`)
+		case c >= 0x20 && c < 0x7f && c != '"':
+			s.WriteByte(c)
+		default:
+			s.WriteByte('\\')
+			s.WriteByte(hex[c>>4])
+			s.WriteByte(hex[c&15])
+		}
+	}
+	return s.String()
+}
+
+func TestParseGPUBinaries(t *testing.T) {
+	type obj struct {
+		binary, dialect, chip string
+		format                ObjectFormat
+		data                  string
+		line                  int
+	}
+	for _, tc := range []struct {
+		name string
+		text string
+		want []obj
+	}{
+		{
+			name: "mlir-opt output, bin",
+			text: "module attributes {gpu.container_module} {\n" +
+				`  gpu.binary @kernels  [#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, properties = {ISAToBinaryTimeInMs = 16 : i64, LLVMIRToISATimeInMs = 2 : i64}, bin = "\7FELF\02\01\013\07\00">]` + "\n}\n",
+			want: []obj{{"kernels", "nvvm", "sm_80", ObjectBin, "\x7fELF\x02\x01\x013\x07\x00", 2}},
+		},
+		{
+			name: "assembly is isa",
+			text: `gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_90">, properties = {O = 3 : i32}, assembly = "//\0A.version 7.8\0A\09.target sm_90\0A">]`,
+			want: []obj{{"k", "nvvm", "sm_90", ObjectISA, "//\n.version 7.8\n\t.target sm_90\n", 1}},
+		},
+		{
+			name: "fatbin has no keyword",
+			text: `gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_80">, "P\EDU\BA">]`,
+			want: []obj{{"k", "nvvm", "sm_80", ObjectFatbin, "P\xed\x55\xba", 1}},
+		},
+		{
+			name: "fatbin keyword, offload",
+			text: "gpu.binary @k [\n  #gpu.object<#nvvm.target, fatbin = \"a\">,\n  #gpu.object<#nvvm.target<chip = \"sm_100a\">, offload = \"BC\\C0\\DE\">\n]",
+			want: []obj{{"k", "nvvm", "sm_50", ObjectFatbin, "a", 2}, {"k", "nvvm", "sm_100a", ObjectOffload, "BC\xc0\xde", 3}},
+		},
+		{
+			name: "every escape",
+			text: `gpu.binary @k [#gpu.object<#nvvm.target<O = 3>, bin = "\\ \" \n \t \0a \7f \ff \FF \00 x">]`,
+			want: []obj{{"k", "nvvm", "sm_50", ObjectBin, "\\ \" \n \t \n \x7f \xff \xff \x00 x", 1}},
+		},
+		{
+			name: "two ops, several targets, handler and attributes",
+			text: "// gpu.binary @comment [#gpu.object<#nvvm.target, \"no\">]\n" +
+				"module attributes {gpu.container_module, s = \"gpu.binary @s []\"} {\n" +
+				"  gpu.binary @a <#gpu.select_object<1>> {foo = \"[\"} [#gpu.object<#nvvm.target<chip = \"sm_80\">, bin = \"1\">, #gpu.object<#nvvm.target<chip = \"sm_90\", features = \"+ptx80\">, bin = \"2\">]\n" +
+				"  gpu.binary @b [#gpu.object<#rocdl.target<chip = \"gfx90a\">, bin = \"3\">]\n" +
+				"  llvm.func @f() -> i32 attributes {a = affine_set<(d0) : (d0 >= 0)>}\n" +
+				"}\n",
+			want: []obj{{"a", "nvvm", "sm_80", ObjectBin, "1", 3}, {"a", "nvvm", "sm_90", ObjectBin, "2", 3}, {"b", "rocdl", "gfx90a", ObjectBin, "3", 4}},
+		},
+		{
+			name: "generic form",
+			text: `"builtin.module"() ({` + "\n" +
+				`  "gpu.binary"() <{objects = [#gpu.object<#nvvm.target<chip = "sm_89">, bin = "x">], sym_name = "gen"}> : () -> ()` + "\n" +
+				`}) {gpu.container_module} : () -> ()`,
+			want: []obj{{"gen", "nvvm", "sm_89", ObjectBin, "x", 2}},
+		},
+		{
+			name: "quoted symbol, properties with strings and commas, kernel table",
+			text: `gpu.binary @"my kernels" [#gpu.object<#nvvm.target<chip = "sm_75">, properties = {a = "x, \22y>", b = [1, 2]}, bin = "z", kernels = #gpu.kernel_table<[#gpu.kernel_metadata<"k", !llvm.func<void (ptr)>>]>>]`,
+			want: []obj{{"my kernels", "nvvm", "sm_75", ObjectBin, "z", 1}},
+		},
+		{
+			name: "aliased target",
+			text: "#target = #nvvm.target<chip = \"sm_87\", O = 3>\nmodule {\n  gpu.binary @k [#gpu.object<#target, \"f\">]\n}\n",
+			want: []obj{{"k", "nvvm", "sm_87", ObjectFatbin, "f", 3}},
+		},
+		{
+			name: "no binaries",
+			text: "module {\n  gpu.module @k {\n  }\n}\n",
+		},
+		{
+			name: "empty object list",
+			text: "gpu.binary @k []",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			objs, err := ParseGPUBinaries([]byte(tc.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []obj
+			for _, o := range objs {
+				got = append(got, obj{o.Binary, o.Dialect, o.Chip, o.Format, string(o.Data), o.Line})
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Every byte survives MLIR's escaping, and the target text is kept as written.
+func TestParseGPUBinariesRoundTrip(t *testing.T) {
+	var all []byte
+	for i := range 256 {
+		all = append(all, byte(i))
+	}
+	all = append(all, `\\"\n\t\0A`...)
+	text := `gpu.binary @k [#gpu.object<#nvvm.target<O = 3, chip = "sm_80">, bin = "` + mlirEscape(all) + `">]`
+	objs, err := ParseGPUBinaries([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != 1 || !bytes.Equal(objs[0].Data, all) {
+		t.Fatalf("round trip: got %+v", objs)
+	}
+	if want := `#nvvm.target<O = 3, chip = "sm_80">`; objs[0].Target != want {
+		t.Errorf("target %q, want %q", objs[0].Target, want)
+	}
+}
+
+func TestParseGPUBinariesErrors(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"unknown escape", "module {\n  gpu.binary @k [#gpu.object<#nvvm.target, bin = \"a\\qb\">]\n}", `line 2: unknown escape "\\q"`},
+		{"one hex digit", "\n\ngpu.binary @k [#gpu.object<#nvvm.target, bin = \"\\4\">]", "line 3: unknown escape"},
+		{"escape at end", "gpu.binary @k [#gpu.object<#nvvm.target, bin = \"\\", "line 1: unterminated string"},
+		{"unterminated", "module {\n  gpu.binary @k [#gpu.object<#nvvm.target, bin = \"abc", "line 2: unterminated string: the text ends"},
+		{"newline in string", "module {\n  gpu.binary @k [#gpu.object<#nvvm.target, bin = \"ab\ncd\">]\n}", "line 2: unterminated string: a line break"},
+		{"bad string elsewhere", "module attributes {x = \"\\z\"} {\n}", `line 1: unknown escape "\\z"`},
+		{"no object list", "module {\n  gpu.binary @k\n}\n", "line 2: gpu.binary @k has no object list"},
+		{"text ends", "gpu.binary @k", "the text ends before its object list"},
+		{"unclosed list", "gpu.binary @k [#gpu.object<#nvvm.target, \"a\">", "never closed"},
+		{"unbalanced", "gpu.binary @k [#gpu.object<#nvvm.target, \"a\"]>", "unbalanced"},
+		{"no string", "gpu.binary @k [#gpu.object<#nvvm.target<chip = \"sm_80\">>]", "line 1: gpu.binary @k object 0: no object string"},
+		{"keyword without string", "gpu.binary @k [#gpu.object<#nvvm.target, bin =>]", "expected the object string, found nothing"},
+		{"trailing comma", "gpu.binary @k [#gpu.object<#nvvm.target, \"a\",>]", "expected the object string, found nothing"},
+		{"two strings", "gpu.binary @k [#gpu.object<#nvvm.target, \"a\", bin = \"b\">]", "a second object string"},
+		{"not a string", "gpu.binary @k [#gpu.object<#nvvm.target, bin = 42>]", `found "42"`},
+		{"unknown field", "gpu.binary @k [#gpu.object<#nvvm.target, elf = \"a\">]", `unknown object field "elf"`},
+		{"no target", "gpu.binary @k [#gpu.object<, \"a\">]", "no target"},
+		{"target not an attribute", "gpu.binary @k [#gpu.object<nvvm, \"a\">]", "expected a target attribute"},
+		{"unknown alias", "gpu.binary @k [#gpu.object<#t, \"a\">]", "nor a known alias"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseGPUBinaries([]byte(tc.text))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// Parse reads MLIR's serialised output as the images its objects hold, in text order.
+func TestParseMLIR(t *testing.T) {
+	cubin80, cubin90 := fakeCubin(7, 0x500550, 256), fakeCubin(7, 0x5a055a, 192)
+	fat, err := fatbin.Marshal([]fatbin.Entry{
+		{Kind: fatbin.KindELF, Arch: 75, Major: 1, Minor: 7, Payload: fakeCubin(7, 0x4b054b, 128)},
+		{Kind: fatbin.KindPTX, Arch: 75, Major: 7, Minor: 0, Payload: []byte(".version 7.0\n.target sm_75\n"), Compression: fatbin.CompressionLZ4},
+	}, fatbin.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	object := func(target, keyword string, data []byte) string {
+		return "#gpu.object<#nvvm.target<" + target + ">, properties = {O = 3 : i32}, " + keyword + `"` + mlirEscape(data) + `">`
+	}
+	text := "// serialised by mlir-opt\nmodule attributes {gpu.container_module} {\n" +
+		"  gpu.binary @a [" + object(`chip = "sm_80"`, "bin = ", cubin80) + ", " + object(`chip = "sm_90"`, "bin = ", cubin90) + "]\n" +
+		"  gpu.binary @b [" + object(`chip = "sm_80"`, "assembly = ", []byte(samplePTX)) + "]\n" +
+		"  gpu.binary @c [" + object(`chip = "sm_75"`, "", fat) + "]\n" +
+		"}\n"
+	a, err := Parse([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Format != FormatMLIR {
+		t.Errorf("format %s, want mlir", a.Format)
+	}
+	var got []string
+	for _, e := range a.Images {
+		got = append(got, e.Kind.String()+" "+e.ArchName())
+	}
+	if want := []string{"elf sm_80", "elf sm_90", "ptx sm_80", "elf sm_75", "ptx sm_75"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("images %q, want %q", got, want)
+	}
+	if !bytes.Equal(a.Images[0].Payload, cubin80) || string(a.Images[2].Payload) != samplePTX {
+		t.Errorf("payloads differ from the objects' bytes")
+	}
+
+	for _, tc := range []struct{ name, text, want string }{
+		{"no gpu.binary", "module {\n  gpu.module @k {\n  }\n}\n", "without gpu.binary ops"},
+		{"offload", "gpu.binary @k [" + object("", "offload = ", []byte("BC\xc0\xde")) + "]", "line 1: gpu.binary @k object 0 (offload, sm_50): it holds LLVM bitcode"},
+		{"rocdl", `gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx90a">, bin = "x">]`, "is not a CUDA (#nvvm.target) target"},
+		{"bad cubin", "module {\n\n  gpu.binary @k [" + object(`chip = "sm_80"`, "bin = ", []byte("\x7fELF")) + "]\n}", "line 3: gpu.binary @k object 0 (bin, sm_80): not an ELF file"},
+		{"bad ptx", "gpu.binary @k [" + object(`chip = "sm_80"`, "assembly = ", []byte("hello")) + "]", "(isa, sm_80): no .version"},
+		{"bad fatbin", "gpu.binary @k [" + object(`chip = "sm_80"`, "", []byte("P\xed\x55\xba\x01")) + "]", "(fatbin, sm_80)"},
+		{"bad escape", "module {\n  gpu.binary @k [#gpu.object<#nvvm.target, bin = \"\\x\">]\n}", "line 2: unknown escape"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.text))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestIsMLIR(t *testing.T) {
+	for text, want := range map[string]bool{
+		"module {\n}":                       true,
+		"// c\n\n  // d\nmodule attributes": true,
+		"#map = affine_map<(d0) -> (d0)>\n": true,
+		`"builtin.module"() ({`:             true,
+		"gpu.binary @k []":                  true,
+		samplePTX:                           false,
+		"//\n// Generated by LLVM NVPTX Back-End\n//\n\n.version 7.0\n": false,
+		"":               false,
+		"// only a note": false,
+	} {
+		if got := IsMLIR([]byte(text)); got != want {
+			t.Errorf("IsMLIR(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// ParseGPUBinaries and Parse never panic, whatever the text.
+func FuzzParseGPUBinaries(f *testing.F) {
+	f.Add(`gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_80">, bin = "\7FELF">]`)
+	f.Add(`"gpu.binary"() <{objects = [#gpu.object<#t, "x">], sym_name = "g"}> : () -> ()`)
+	f.Add("#t = #nvvm.target\ngpu.binary @\"q\" <#gpu.select_object<0>> [#gpu.object<#t, properties = {a = [1, \"\\22\"]}, assembly = \"\\0A\">]")
+	f.Add("module { gpu.binary @k [#gpu.object<#nvvm.target, fatbin = \"P\\ED\">] }")
+	f.Fuzz(func(t *testing.T, text string) {
+		_, _ = ParseGPUBinaries([]byte(text))
+		_, _ = Parse([]byte(text))
+	})
+}
+
+// MLIR's own serialisation, read back: mlir-opt-21's gpu-module-to-binary output for two chips in
+// every format gives the images it should, and the cubins are byte for byte what ptxas makes of the
+// PTX objects (with the options MLIR passes: -arch sm_XX --opt-level 3), so no byte is decoded wrong.
+func TestMLIROptGPUBinary(t *testing.T) {
+	look := func(env, name string) string {
+		p := os.Getenv(env)
+		if p != "" && !filepath.IsAbs(p) && os.Getenv("TEST_SRCDIR") != "" {
+			p = filepath.Join(os.Getenv("TEST_SRCDIR"), p)
+		}
+		if p == "" {
+			var err error
+			if p, err = exec.LookPath(name); err != nil {
+				t.Skipf("no %s (set %s, or run in the build environment: tools/env/env.sh run go test ./tools/artifact)", name, env)
+			}
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return abs
+	}
+	mlirOpt, ptxas, fatbinary := look("MLIR_OPT", "mlir-opt-21"), look("PTXAS", "ptxas"), look("FATBINARY", "fatbinary")
+	dir := t.TempDir()
+	// A toolkit directory for gpu-module-to-binary's toolkit= option: MLIR runs <toolkit>/bin/ptxas
+	// and <toolkit>/bin/fatbinary (and links <toolkit>/nvvm/libdevice/libdevice.10.bc, not needed here).
+	tk := filepath.Join(dir, "cuda")
+	if err := os.MkdirAll(filepath.Join(tk, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, p := range map[string]string{"ptxas": ptxas, "fatbinary": fatbinary} {
+		if err := os.Symlink(p, filepath.Join(tk, "bin", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	src := filepath.Join(dir, "scale.mlir")
+	const kernel = `module attributes {gpu.container_module} {
+  gpu.module @kernels [#nvvm.target<O = 3, chip = "sm_80">, #nvvm.target<O = 3, chip = "sm_90">] {
+    gpu.func @scale(%n: i32, %a: f32, %x: !llvm.ptr<1>) kernel {
+      %b = gpu.block_id x
+      %d = gpu.block_dim x
+      %t = gpu.thread_id x
+      %bd = arith.muli %b, %d : index
+      %i = arith.addi %bd, %t : index
+      %i32 = arith.index_cast %i : index to i32
+      %in = arith.cmpi slt, %i32, %n : i32
+      scf.if %in {
+        %p = llvm.getelementptr %x[%i32] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+        %v = llvm.load %p : !llvm.ptr<1> -> f32
+        %r = arith.mulf %a, %v : f32
+        llvm.store %r, %p : f32, !llvm.ptr<1>
+      }
+      gpu.return
+    }
+  }
+}
+`
+	if err := os.WriteFile(src, []byte(kernel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	serialise := func(format string) *Artifact {
+		t.Helper()
+		out := filepath.Join(dir, format+".mlir")
+		pipeline := "builtin.module(gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts)," +
+			"gpu-module-to-binary{format=" + format + " toolkit=" + tk + "})"
+		if b, err := exec.Command(mlirOpt, "--pass-pipeline="+pipeline, src, "-o", out).CombinedOutput(); err != nil {
+			t.Fatalf("mlir-opt: %v\n%s", err, b)
+		}
+		a, err := Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Format != FormatMLIR {
+			t.Errorf("%s: format %s, want mlir", out, a.Format)
+		}
+		return a
+	}
+	kinds := func(a *Artifact) (s []string) {
+		for _, e := range a.Images {
+			s = append(s, e.Kind.String()+" "+e.ArchName())
+		}
+		return s
+	}
+	isa, bin, fat := serialise("isa"), serialise("bin"), serialise("fatbin")
+	for _, c := range []struct {
+		a    *Artifact
+		want []string
+	}{
+		{isa, []string{"ptx sm_80", "ptx sm_90"}},
+		{bin, []string{"elf sm_80", "elf sm_90"}},
+		{fat, []string{"elf sm_80", "ptx sm_80", "elf sm_90", "ptx sm_90"}},
+	} {
+		if got := kinds(c.a); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: images %q, want %q", c.a.Path, got, c.want)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	for i, ptx := range isa.Images {
+		if !bytes.Contains(ptx.Payload, []byte(".entry scale(")) {
+			t.Errorf("%s PTX has no .entry scale", ptx.ArchName())
+		}
+		p := filepath.Join(dir, ptx.ArchName()+".ptx")
+		if err := os.WriteFile(p, ptx.Payload, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cubin := filepath.Join(dir, ptx.ArchName()+".cubin")
+		if b, err := exec.Command(ptxas, "-arch", ptx.ArchName(), p, "-o", cubin, "--opt-level", "3").CombinedOutput(); err != nil {
+			t.Fatalf("ptxas: %v\n%s", err, b)
+		}
+		want, err := os.ReadFile(cubin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(bin.Images[i].Payload, want) {
+			t.Errorf("%s: the bin object (%d bytes) is not ptxas's cubin of the isa object (%d bytes)", ptx.ArchName(), len(bin.Images[i].Payload), len(want))
+		}
+		fatELF := fat.Images[2*i].Payload
+		if n := elfSize(fatELF); n > 0 && n <= uint64(len(fatELF)) {
+			fatELF = fatELF[:n]
+		}
+		if !bytes.Equal(fatELF, want) {
+			t.Errorf("%s: the fatbin's cubin is not ptxas's cubin of the isa object", ptx.ArchName())
+		}
+	}
+}
