@@ -41,4 +41,16 @@ tools/env/env.sh run bash -c '
   for f in $(bazel cquery "kind(gpu_module, //examples/...)" --output=files 2>/dev/null); do cp "$f" "$1/"; done
 ' _ "$(cd "$out" && pwd)/examples"
 ls "$out/examples"
+
+# The same MLIR examples serialized by MLIR itself (gpu-module-to-binary), for comparison.
+mkdir -p "$out/mlir_own"
+tools/env/env.sh run bash -c '
+  set -euo pipefail
+  for k in saxpy reduce; do
+    CUDA_ROOT=/usr/lib/cuda mlir-opt-21 examples/$k/$k.mlir \
+      --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-format=bin opt-level=3" -o "$2/$k.mlir"
+    "$1/bin/gpubuild" extract -o "$2" "$2/$k.mlir"
+  done
+' _ "$(cd "$out" && pwd)" "$(cd "$out" && pwd)/mlir_own"
+ls "$out/mlir_own"
 echo "build.sh: $out is ready ($(du -sh "$out" | cut -f1))"

@@ -100,6 +100,21 @@ for f in "$dir"/examples/*; do
   echo "| $b | $images | $k | $ok: $(tr '\n' ' ' <<<"$res" | sed "s#$dir/##g") |" >>"$md"
 done
 
+# 5. MLIR's own serialization of the same MLIR examples (mlir-opt gpu-module-to-binary, sm_90).
+{
+  echo
+  echo "## 5. The MLIR examples serialized by MLIR itself (gpu-module-to-binary, sm_90 cubin), run on the GPU"
+  echo
+  echo "| artifact | kernel run | result |"
+  echo "|---|---|---|"
+} >>"$md"
+for f in "$dir"/mlir_own/*.cubin; do
+  b=$(basename "$f"); k=${b%%.*}
+  res=$("$r" "$k" "$f" 2>&1); rc=$?
+  [ $rc -eq 0 ] && ok=PASS || { ok=FAIL; fail=1; }
+  echo "| $b | $k | $ok: $(tr '\n' ' ' <<<"$res" | sed "s#$dir/##g") |" >>"$md"
+done
+
 # 3. Load times.
 {
   echo
