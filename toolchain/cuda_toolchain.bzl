@@ -1,14 +1,12 @@
 """The `cuda_toolchain` rule: one CUDA toolkit's tools, as a toolchain of `//toolchain:cuda_toolchain_type`."""
 
+load("//toolchain/private:common.bzl", "collect_tools")
+
 # The tools a CUDA toolchain may provide, by their names in the toolkit's bin directory.
 CUDA_TOOLS = ["ptxas", "fatbinary", "cuobjdump", "nvdisasm", "nvcc"]
 
 def _cuda_toolchain_impl(ctx):
-    tools = {}
-    for name in CUDA_TOOLS:
-        f = getattr(ctx.file, name)
-        if f:
-            tools[name] = f
+    tools = collect_tools(ctx, CUDA_TOOLS)
     return [platform_common.ToolchainInfo(
         version = ctx.attr.version,
         tools = tools,

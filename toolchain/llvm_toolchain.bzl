@@ -1,5 +1,7 @@
 """The `llvm_toolchain` rule: LLVM, clang and MLIR tools, as a toolchain of `//toolchain:llvm_toolchain_type`."""
 
+load("//toolchain/private:common.bzl", "collect_tools")
+
 # The tools an LLVM toolchain may provide: attribute name -> name in LLVM's bin directory.
 LLVM_TOOLS = {
     "clang": "clang",
@@ -11,11 +13,7 @@ LLVM_TOOLS = {
 }
 
 def _llvm_toolchain_impl(ctx):
-    tools = {}
-    for name in LLVM_TOOLS:
-        f = getattr(ctx.file, name)
-        if f:
-            tools[name] = f
+    tools = collect_tools(ctx, LLVM_TOOLS)
     return [platform_common.ToolchainInfo(
         version = ctx.attr.version,
         tools = tools,

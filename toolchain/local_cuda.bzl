@@ -1,5 +1,6 @@
 """Discovery of a CUDA toolkit installed on the machine that builds."""
 
+load("//toolchain/private:common.bzl", "write_toolchain_repo")
 load(":cuda_toolchain.bzl", "CUDA_TOOLS")
 
 def _candidates(rctx):
@@ -42,9 +43,9 @@ def _local_cuda_toolkit_impl(rctx):
             p = rctx.path(found + "/" + tool)
             if p.exists:
                 rctx.symlink(p, "bin/" + tool)
-                attrs.append('    {tool} = "bin/{tool}",'.format(tool = tool))
-        attrs.append('    version = "%s",' % version)
-        attrs.append('    root = "%s",' % found)
+                attrs.append('{tool} = "bin/{tool}",'.format(tool = tool))
+        attrs.append('version = "%s",' % version)
+        attrs.append('root = "%s",' % found)
         root = found[:-len("/bin")] if found.endswith("/bin") else found
 
         # libdevice: <root>/nvvm/libdevice in NVIDIA's layout; Debian keeps it with the toolkit's
@@ -52,39 +53,25 @@ def _local_cuda_toolkit_impl(rctx):
         for p in [root + "/nvvm/libdevice/libdevice.10.bc", "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"]:
             if rctx.path(p).exists:
                 rctx.symlink(p, "libdevice/libdevice.10.bc")
-                attrs.append('    libdevice = "libdevice/libdevice.10.bc",')
+                attrs.append('libdevice = "libdevice/libdevice.10.bc",')
                 break
 
         # clang's --cuda-path wants a root with include/cuda.h and nvvm/libdevice: Debian has one
         # at /usr/lib/cuda.
         for p in [root, "/usr/lib/cuda"]:
             if rctx.path(p + "/include/cuda.h").exists and rctx.path(p + "/nvvm/libdevice").exists:
-                attrs.append('    cuda_path = "%s",' % p)
+                attrs.append('cuda_path = "%s",' % p)
                 break
     else:
-        attrs.append('    missing = "no CUDA toolkit found (looked for ptxas in %s); install one, set CUDA_PATH, or use a hermetic toolkit",' % ", ".join(tried))
-    rctx.file("BUILD.bazel", """\
-load("{rule}", "cuda_toolchain")
-
-package(default_visibility = ["//visibility:public"])
-
-exports_files(glob(["bin/*", "libdevice/*"]))
-
-cuda_toolchain(
-    name = "cuda",
-{attrs}
-)
-
-toolchain(
-    name = "toolchain",
-    toolchain = ":cuda",
-    toolchain_type = "{type}",
-)
-""".format(
-        rule = str(Label("//toolchain:cuda_toolchain.bzl")),
-        attrs = "\n".join(attrs),
-        type = str(Label("//toolchain:cuda_toolchain_type")),
-    ))
+        attrs.append('missing = "no CUDA toolkit found (looked for ptxas in %s); install one, set CUDA_PATH, or use a hermetic toolkit",' % ", ".join(tried))
+    write_toolchain_repo(
+        rctx,
+        rule_file = Label("//toolchain:cuda_toolchain.bzl"),
+        rule_name = "cuda_toolchain",
+        toolchain_type = Label("//toolchain:cuda_toolchain_type"),
+        attrs = attrs,
+        exports = ["bin/*", "libdevice/*"],
+    )
 
 local_cuda_toolkit = repository_rule(
     implementation = _local_cuda_toolkit_impl,

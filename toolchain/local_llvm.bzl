@@ -1,5 +1,6 @@
 """Discovery of LLVM (with MLIR) installed on the machine that builds."""
 
+load("//toolchain/private:common.bzl", "write_toolchain_repo")
 load(":llvm_toolchain.bzl", "LLVM_TOOLS")
 
 def _candidates(rctx):
@@ -41,33 +42,19 @@ def _local_llvm_toolchain_impl(rctx):
             p = rctx.path(found + "/" + tool)
             if p.exists:
                 rctx.symlink(p, "bin/" + tool)
-                attrs.append('    {attr} = "bin/{tool}",'.format(attr = attr, tool = tool))
-        attrs.append('    version = "%s",' % version)
-        attrs.append('    root = "%s",' % found)
+                attrs.append('{attr} = "bin/{tool}",'.format(attr = attr, tool = tool))
+        attrs.append('version = "%s",' % version)
+        attrs.append('root = "%s",' % found)
     else:
-        attrs.append('    missing = "no LLVM with MLIR found (looked for llc and mlir-opt in %s); install LLVM/MLIR 21 or set LLVM_PATH",' % ", ".join(tried))
-    rctx.file("BUILD.bazel", """\
-load("{rule}", "llvm_toolchain")
-
-package(default_visibility = ["//visibility:public"])
-
-exports_files(glob(["bin/*"]))
-
-llvm_toolchain(
-    name = "llvm",
-{attrs}
-)
-
-toolchain(
-    name = "toolchain",
-    toolchain = ":llvm",
-    toolchain_type = "{type}",
-)
-""".format(
-        rule = str(Label("//toolchain:llvm_toolchain.bzl")),
-        attrs = "\n".join(attrs),
-        type = str(Label("//toolchain:llvm_toolchain_type")),
-    ))
+        attrs.append('missing = "no LLVM with MLIR found (looked for llc and mlir-opt in %s); install LLVM/MLIR 21 or set LLVM_PATH",' % ", ".join(tried))
+    write_toolchain_repo(
+        rctx,
+        rule_file = Label("//toolchain:llvm_toolchain.bzl"),
+        rule_name = "llvm_toolchain",
+        toolchain_type = Label("//toolchain:llvm_toolchain_type"),
+        attrs = attrs,
+        exports = ["bin/*"],
+    )
 
 local_llvm_toolchain = repository_rule(
     implementation = _local_llvm_toolchain_impl,
