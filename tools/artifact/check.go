@@ -34,6 +34,19 @@ func (a *Artifact) ChipImages() chip.Artifact {
 	return out
 }
 
+// Join treats several files as one artifact: a program that ships one cubin per chip and loads the
+// one that fits. Path joins the files' paths.
+func Join(arts []*Artifact) *Artifact {
+	j := &Artifact{Format: FormatFatbin}
+	var paths []string
+	for _, a := range arts {
+		paths = append(paths, a.Path)
+		j.Images = append(j.Images, a.Images...)
+	}
+	j.Path = strings.Join(paths, " + ")
+	return j
+}
+
 // Verdict is one artifact judged on one runner: what `gpubuild check --json` prints.
 type Verdict struct {
 	File   string   `json:"file"`

@@ -66,3 +66,20 @@ func TestParseRunnersErrors(t *testing.T) {
 		t.Errorf("bad driver: %v", err)
 	}
 }
+
+// Two one-chip files judged together serve both chips; apart, each fails the other's runner.
+func TestCheckJoin(t *testing.T) {
+	c80, _ := CubinImage(fakeCubin(7, 0x50, 256))
+	c90, _ := CubinImage(fakeCubin(7, 0x5a, 256))
+	a := &Artifact{Path: "k.sm_80.cubin", Images: []fatbin.Entry{c80}}
+	b := &Artifact{Path: "k.sm_90.cubin", Images: []fatbin.Entry{c90}}
+	runners, _ := ParseRunners("sm_80,sm_90", "")
+	for _, v := range Check(Join([]*Artifact{a, b}), runners) {
+		if !v.Loads || v.File != "k.sm_80.cubin + k.sm_90.cubin" {
+			t.Errorf("joined: %+v", v)
+		}
+	}
+	if v := Check(a, runners)[1]; v.Loads {
+		t.Errorf("sm_80 cubin alone loads on sm_90: %+v", v)
+	}
+}

@@ -40,4 +40,7 @@ bazel test //...
 step "bazel test //... (WORKSPACE mode)"
 bazel test --config=workspace //...
 
+step "scenarios: nested Bazel workspaces that use rules_gpu"
+tools/ci/scenarios.sh
+
 step "all tests passed"

@@ -1,5 +1,7 @@
 """The compile action: one source, one chip, one artifact (`gpubuild compile`)."""
 
+load("//rules/private:labels.bzl", "display_label")
+
 def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts):
     """Declares one action that compiles `src` for `chip` into `out`.
 
@@ -17,7 +19,7 @@ def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts):
     args = ctx.actions.args()
     args.use_param_file("--params=%s", use_always = False)
     args.set_param_file_format("multiline")
-    args.add("--target", str(ctx.label))
+    args.add("--target", display_label(ctx.label))
     args.add("--chip", chip)
     args.add("--format", format)
     args.add("--toolkit", cuda.version)

@@ -1,5 +1,7 @@
 """The link action: per-chip cubins and PTX into one fatbin (`gpubuild link`)."""
 
+load("//rules/private:labels.bzl", "display_label")
+
 def emit_link(ctx, *, gpubuild, images, out, compress):
     """Declares one action that joins `images` into the fatbin `out`.
 
@@ -13,7 +15,7 @@ def emit_link(ctx, *, gpubuild, images, out, compress):
     args = ctx.actions.args()
     args.use_param_file("--params=%s", use_always = False)
     args.set_param_file_format("multiline")
-    args.add("--target", str(ctx.label))
+    args.add("--target", display_label(ctx.label))
     args.add("--compress", compress)
     args.add("-o", out)
     args.add_all(images)

@@ -1,6 +1,8 @@
 """The `gpu_module` rule."""
 
+load("//rules/private:labels.bzl", "display_label")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
+load("//rules/private/actions:check.bzl", "emit_check")
 load("//rules/private/actions:compile.bzl", "emit_compile")
 load("//rules/private/actions:link.bzl", "emit_link")
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
@@ -18,7 +20,7 @@ def _chip_number(chip):
     return int(digits) if digits.isdigit() else 0
 
 def _gpu_module_impl(ctx):
-    label = ctx.label
+    label = display_label(ctx.label)
     cuda = ctx.toolchains[_CUDA_TOOLCHAIN]
     if cuda.missing:
         fail("%s: %s" % (label, cuda.missing))
@@ -51,7 +53,7 @@ def _gpu_module_impl(ctx):
         ptxas_opts = ctx.attr.ptxas_opts,
         module = ctx.attr.module,
     )
-    name = label.name
+    name = ctx.label.name
 
     def compile(chip, format):
         out = ctx.actions.declare_file("%s.%s.%s" % (name, chip, _EXT[format]))
@@ -80,9 +82,17 @@ def _gpu_module_impl(ctx):
         main = [ptx]
     else:
         main = [files_by_chip[c] for c in chips]
+
+    # Runs-on validation: the build fails when the artifact cannot load on a declared runner.
+    validation = []
+    runners = ctx.attr.runs_on or ctx.attr._runners[BuildSettingInfo].value
+    if runners and fmt != "offload":
+        stamp = ctx.actions.declare_file(name + ".runs_on.ok")
+        emit_check(ctx, gpubuild = ctx.executable._gpubuild, files = main, runners = runners, driver = ctx.attr._driver[BuildSettingInfo].value, out = stamp)
+        validation.append(stamp)
     return [
         DefaultInfo(files = depset(main)),
-        OutputGroupInfo(per_chip = depset(files_by_chip.values())),
+        OutputGroupInfo(per_chip = depset(files_by_chip.values()), _validation = depset(validation)),
         GpuModuleInfo(
             chips = list(chips),
             format = fmt,
@@ -124,17 +134,24 @@ chips are unknown when building).""",
         "module": attr.string(doc = "MLIR sources: a regular expression selecting the `gpu.module` to build (default: the only one)."),
         "opt_level": attr.int(default = 2, values = [0, 1, 2, 3], doc = "Optimisation level, as MLIR's NVVM target's `O`."),
         "ptxas_opts": attr.string_list(doc = "Extra ptxas options, e.g. `[\"-v\"]`."),
+        "runs_on": attr.string_list(
+            doc = """The GPUs the artifact must load on, e.g. `["sm_75", "sm_90"]`. A validation action runs
+`gpubuild check` and fails the build, saying why and what to change, when one of them could not load it
+(with the driver version of `--@rules_gpu//gpu:driver`, if set). Default: `--@rules_gpu//gpu:runners`.""",
+        ),
         "srcs": attr.label_list(
             allow_files = [".mlir", ".ll", ".bc", ".ptx", ".cu"],
             mandatory = True,
             doc = "The kernel source: one `.mlir`, `.ll`, `.bc`, `.ptx` or `.cu` file.",
         ),
         "_default_chips": attr.label(default = Label("//gpu:chips")),
+        "_driver": attr.label(default = Label("//gpu:driver")),
         "_gpubuild": attr.label(
             default = Label("//tools/cmd/gpubuild"),
             executable = True,
             cfg = "exec",
         ),
+        "_runners": attr.label(default = Label("//gpu:runners")),
     },
     toolchains = [
         _CUDA_TOOLCHAIN,

@@ -125,11 +125,13 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	driver := fs.String("driver", "", "the runners' driver CUDA version, e.g. 13.0 (default: assume it knows every PTX ISA)")
 	asJSON := fs.Bool("json", false, "print one JSON object per file and runner")
 	target := fs.String("target", "", "the Bazel label, for error messages")
+	together := fs.Bool("together", false, "judge all files as one artifact (one cubin per chip, the program loads the one that fits)")
+	stamp := fs.String("stamp", "", "write this file when every check passes (a Bazel validation output)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
 	if *runsOn == "" || fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "usage: gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] [--json] FILE...")
+		fmt.Fprintln(stderr, "usage: gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] [--json] [--together] [--stamp FILE] FILE...")
 		return errUsage
 	}
 	prefix := ""
@@ -140,13 +142,20 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("%s%w", prefix, err)
 	}
-	failed := 0
-	enc := json.NewEncoder(stdout)
+	var arts []*artifact.Artifact
 	for _, path := range fs.Args() {
 		a, err := artifact.Open(path)
 		if err != nil {
 			return fmt.Errorf("%s%w", prefix, err)
 		}
+		arts = append(arts, a)
+	}
+	if *together {
+		arts = []*artifact.Artifact{artifact.Join(arts)}
+	}
+	failed := 0
+	enc := json.NewEncoder(stdout)
+	for _, a := range arts {
 		for _, v := range artifact.Check(a, runners) {
 			if !v.Loads {
 				failed++
@@ -161,7 +170,10 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	if failed > 0 {
-		return fmt.Errorf("%s%d of %d checks fail: the artifact cannot load on every declared runner", prefix, failed, len(fs.Args())*len(runners))
+		return fmt.Errorf("%s%d of %d checks fail: the artifact cannot load on every declared runner", prefix, failed, len(arts)*len(runners))
+	}
+	if *stamp != "" {
+		return artifact.WriteFileAtomic(*stamp, []byte("ok\n"))
 	}
 	return nil
 }
