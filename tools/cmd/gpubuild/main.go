@@ -35,6 +35,7 @@ func verbs() map[string]verb {
 		"inspect": {"list the images in fatbins, cubins and PTX files", runInspect},
 		"extract": {"write each image of a fatbin to a file, decompressed", runExtract},
 		"check":   {"say whether artifacts load on runner chips (and drivers), and why not", runCheck},
+		"attach":  {"attach an NVVM target to the gpu.modules of an MLIR file (as --nvvm-attach-target)", runAttach},
 	}
 }
 
@@ -54,7 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	vs := verbs()
 	if len(args) == 0 || vs[args[0]].run == nil {
 		fmt.Fprintln(stderr, "usage: gpubuild VERB [FLAGS] [ARGS]\n\nverbs:")
-		for _, name := range []string{"compile", "link", "inspect", "extract", "check"} {
+		for _, name := range []string{"compile", "link", "inspect", "extract", "check", "attach"} {
 			fmt.Fprintf(stderr, "  %-10s %s\n", name, vs[name].summary)
 		}
 		return 2
