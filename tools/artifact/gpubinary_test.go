@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
+
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
 )
 
@@ -261,23 +263,7 @@ func FuzzParseGPUBinaries(f *testing.F) {
 // every format gives the images it should, and the cubins are byte for byte what ptxas makes of the
 // PTX objects (with the options MLIR passes: -arch sm_XX --opt-level 3), so no byte is decoded wrong.
 func TestMLIROptGPUBinary(t *testing.T) {
-	look := func(env, name string) string {
-		p := os.Getenv(env)
-		if p != "" && !filepath.IsAbs(p) && os.Getenv("TEST_SRCDIR") != "" {
-			p = filepath.Join(os.Getenv("TEST_SRCDIR"), p)
-		}
-		if p == "" {
-			var err error
-			if p, err = exec.LookPath(name); err != nil {
-				t.Skipf("no %s (set %s, or run in the build environment: tools/env/env.sh run go test ./tools/artifact)", name, env)
-			}
-		}
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return abs
-	}
+	look := func(env, name string) string { return testtool.Find(t, env, name) }
 	mlirOpt, ptxas, fatbinary := look("MLIR_OPT", "mlir-opt-21"), look("PTXAS", "ptxas"), look("FATBINARY", "fatbinary")
 	dir := t.TempDir()
 	// A toolkit directory for gpu-module-to-binary's toolkit= option: MLIR runs <toolkit>/bin/ptxas

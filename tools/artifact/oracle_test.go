@@ -10,6 +10,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
+
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
 )
 
@@ -22,24 +24,8 @@ type toolkit struct{ ptxas, fatbinary, cuobjdump, nvcc string }
 
 func findToolkit(t *testing.T) toolkit {
 	t.Helper()
-	find := func(env, name string) string {
-		p := os.Getenv(env)
-		if p != "" && !filepath.IsAbs(p) && os.Getenv("TEST_SRCDIR") != "" {
-			p = filepath.Join(os.Getenv("TEST_SRCDIR"), p) // a runfiles path, under Bazel
-		}
-		if p == "" {
-			var err error
-			if p, err = exec.LookPath(name); err != nil {
-				t.Skipf("no %s (set %s or put the CUDA toolkit on PATH; tools/env/env.sh provides one)", name, env)
-			}
-		}
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return abs
-	}
-	return toolkit{find("PTXAS", "ptxas"), find("FATBINARY", "fatbinary"), find("CUOBJDUMP", "cuobjdump"), find("NVCC", "nvcc")}
+	return toolkit{testtool.Find(t, "PTXAS", "ptxas"), testtool.Find(t, "FATBINARY", "fatbinary"),
+		testtool.Find(t, "CUOBJDUMP", "cuobjdump"), testtool.Find(t, "NVCC", "nvcc")}
 }
 
 func run(t *testing.T, dir string, name string, args ...string) string {

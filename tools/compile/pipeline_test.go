@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 
 	"github.com/rulesgpu/rules_gpu/tools/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
@@ -17,22 +18,7 @@ import (
 // paths) or on PATH under the build environment's names (tools/env/env.sh run go test ./...).
 func findTools(t *testing.T) Tools {
 	t.Helper()
-	find := func(env, name string) string {
-		p := os.Getenv(env)
-		if p != "" && !filepath.IsAbs(p) && os.Getenv("TEST_SRCDIR") != "" {
-			p = filepath.Join(os.Getenv("TEST_SRCDIR"), p)
-		}
-		if p == "" {
-			var err error
-			if p, err = exec.LookPath(name); err != nil {
-				if _, serr := os.Stat(name); serr != nil {
-					t.Skipf("no %s (set %s, or run in the build environment: tools/env/env.sh run go test ./tools/compile)", name, env)
-				}
-				p = name
-			}
-		}
-		return p
-	}
+	find := func(env, name string) string { return testtool.Find(t, env, name) }
 	return Tools{
 		Ptxas: find("PTXAS", "ptxas"), Llc: find("LLC", "llc-21"), Opt: find("OPT", "opt-21"),
 		LLVMLink: find("LLVM_LINK", "llvm-link-21"), Clang: find("CLANG", "clang-21"),

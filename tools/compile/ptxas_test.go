@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
@@ -82,19 +83,7 @@ func TestCompileValidation(t *testing.T) {
 	}
 }
 
-func findPtxas(t *testing.T) string {
-	p := os.Getenv("PTXAS")
-	if p != "" && !filepath.IsAbs(p) && os.Getenv("TEST_SRCDIR") != "" {
-		p = filepath.Join(os.Getenv("TEST_SRCDIR"), p)
-	}
-	if p == "" {
-		var err error
-		if p, err = exec.LookPath("ptxas"); err != nil {
-			t.Skip("no ptxas (set PTXAS or put the CUDA toolkit on PATH; tools/env/env.sh provides one)")
-		}
-	}
-	return p
-}
+func findPtxas(t *testing.T) string { return testtool.Find(t, "PTXAS", "ptxas") }
 
 // With the real ptxas: a good PTX becomes a cubin; a malformed one fails with ptxas's message and the
 // exact command, and leaves nothing behind.

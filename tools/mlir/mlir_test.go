@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 // The MLIR tests check Attach against MLIR 21 itself: mlir-opt-21 from MLIR_OPT (a runfiles path
@@ -22,17 +24,7 @@ func mlirOpt(t *testing.T) string {
 
 func findTool(t *testing.T, env, name string) string {
 	t.Helper()
-	p := os.Getenv(env)
-	if p != "" && !filepath.IsAbs(p) && os.Getenv("TEST_SRCDIR") != "" {
-		p = filepath.Join(os.Getenv("TEST_SRCDIR"), p)
-	}
-	if p == "" {
-		var err error
-		if p, err = exec.LookPath(name); err != nil {
-			t.Skipf("no %s: set %s or put it on PATH (tools/env/env.sh run go test ./tools/mlir/ has it); skipping the checks against MLIR", name, env)
-		}
-	}
-	return p
+	return testtool.Find(t, env, name)
 }
 
 // runOpt runs mlir-opt on src (as stdin) and returns what it prints.

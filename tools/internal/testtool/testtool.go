@@ -1,0 +1,35 @@
+// Package testtool finds the external tools that tests run (ptxas, cuobjdump, mlir-opt-21, ...): from
+// an environment variable, which Bazel tests set to a runfiles path of the toolchain's tool, or else
+// on PATH, as in the build environment (tools/env/env.sh run go test ./...). A test whose tool is not
+// there is skipped, saying how to get it.
+package testtool
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Find returns the absolute path of the tool named by the environment variable env, or of name:
+// a program on PATH, or an absolute path that exists (libdevice, a toolkit root). It skips t when
+// neither is found.
+func Find(t testing.TB, env, name string) string {
+	t.Helper()
+	p := os.Getenv(env)
+	if p != "" && !filepath.IsAbs(p) && os.Getenv("TEST_SRCDIR") != "" {
+		p = filepath.Join(os.Getenv("TEST_SRCDIR"), p) // a runfiles path, under Bazel
+	}
+	if p == "" {
+		if _, err := os.Stat(name); filepath.IsAbs(name) && err == nil {
+			p = name
+		} else if p, err = exec.LookPath(name); err != nil {
+			t.Skipf("no %s: set %s, or run the test in the build environment (tools/env/env.sh run go test ./...)", name, env)
+		}
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}

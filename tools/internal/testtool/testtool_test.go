@@ -1,0 +1,32 @@
+package testtool
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestFind(t *testing.T) {
+	dir := t.TempDir()
+	tool := filepath.Join(dir, "mytool")
+	if err := os.WriteFile(tool, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("MYTOOL", tool)
+	if got := Find(t, "MYTOOL", "unused"); got != tool {
+		t.Errorf("from the environment: %s, want %s", got, tool)
+	}
+	t.Setenv("MYTOOL", "")
+	t.Setenv("PATH", dir)
+	if got := Find(t, "MYTOOL", "mytool"); got != tool {
+		t.Errorf("from PATH: %s, want %s", got, tool)
+	}
+	if got := Find(t, "MYTOOL", tool); got != tool {
+		t.Errorf("absolute path: %s, want %s", got, tool)
+	}
+	t.Setenv("TEST_SRCDIR", dir)
+	t.Setenv("MYTOOL", "mytool")
+	if got := Find(t, "MYTOOL", "unused"); got != tool {
+		t.Errorf("runfiles path: %s, want %s", got, tool)
+	}
+}
