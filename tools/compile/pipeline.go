@@ -191,14 +191,22 @@ func (job Job) fail(cmd []string, stderr string, err error) error {
 	return &Error{Target: job.Target, Src: job.Src, Chip: job.Chip.String(), Command: cmd, Stderr: stderr, Err: err}
 }
 
+// toolchainOf names the Bazel toolchain type that provides a stage's tool, for messages.
+func toolchainOf(stage string) string {
+	if stage == "ptxas" {
+		return "the CUDA toolchain (@rules_gpu//toolchain:cuda_toolchain_type, e.g. the cuda module extension's cuda.local())"
+	}
+	return "the LLVM toolchain (@rules_gpu//toolchain:llvm_toolchain_type, e.g. the llvm module extension's llvm.local())"
+}
+
 // exec runs one tool of the pipeline; a failure carries the command and what the tool printed.
 func (job Job) exec(ctx context.Context, stage string, cmd ...string) error {
 	if cmd[0] == "" {
-		return job.fail(nil, "", fmt.Errorf("%s: no tool configured for this stage; the toolchain that provides it must be registered", stage))
+		return job.fail(nil, "", fmt.Errorf("%s: no tool configured for this stage; %s provides it", stage, toolchainOf(stage)))
 	}
 	if _, err := os.Stat(cmd[0]); err != nil {
 		if _, lerr := exec.LookPath(cmd[0]); lerr != nil {
-			return job.fail(nil, "", fmt.Errorf("%s: %s not found; the toolchain that provides it must be registered", stage, cmd[0]))
+			return job.fail(nil, "", fmt.Errorf("%s: %s not found; %s provides it", stage, cmd[0], toolchainOf(stage)))
 		}
 	}
 	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
@@ -224,7 +232,7 @@ func (t Tools) optimise(ctx context.Context, job Job, src string, step func(stri
 	}
 	if bytes.Contains(ir, []byte("@__nv_")) {
 		if t.Libdevice == "" {
-			return "", job.fail(nil, "", errors.New("the module calls libdevice (__nv_ functions) but no libdevice.10.bc is configured (the CUDA toolchain provides it)"))
+			return "", job.fail(nil, "", errors.New("the module calls libdevice (__nv_ functions) but no libdevice.10.bc is configured; the CUDA toolchain (@rules_gpu//toolchain:cuda_toolchain_type) provides it"))
 		}
 		linked := step("linked.bc")
 		if err := job.exec(ctx, "link libdevice", t.LLVMLink, "--only-needed", "--internalize", cur, t.Libdevice, "-o", linked); err != nil {

@@ -94,6 +94,22 @@ func TestPipelineFTZ(t *testing.T) {
 	}
 }
 
+// Fast math reaches the generated code: IEEE division (div.rn.f32) becomes an approximate one.
+func TestPipelineFastMath(t *testing.T) {
+	tools := findTools(t)
+	for _, fast := range []bool{false, true} {
+		out := filepath.Join(t.TempDir(), "k.ptx")
+		job := Job{Target: "//t:k", Src: "testdata/divide.cu", Out: out, Format: FormatISA, Chip: mustChip(t, "sm_80"), Toolkit: chip.Toolkit{Major: 12, Minor: 4}, O: 3, Fast: fast}
+		if err := tools.Compile(context.Background(), job); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(out)
+		if got := bytes.Contains(data, []byte("div.rn.f32")); got == fast {
+			t.Errorf("fast=%v: PTX has div.rn.f32 = %v", fast, got)
+		}
+	}
+}
+
 // Failures name the target, the file, the chip and the failing stage, show the tool's message, and
 // leave nothing behind.
 func TestPipelineErrors(t *testing.T) {

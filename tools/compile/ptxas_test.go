@@ -55,7 +55,7 @@ func TestCompileValidation(t *testing.T) {
 		{"PTX ISA newer than the toolkit", "9.0", "sm_75", "sm_90", "12.4", "CUDA 12.4 emits at most PTX ISA 8.4"},
 		{".target newer than the chip", "7.8", "sm_90", "sm_80", "12.4", "the PTX is written for sm_90 (.target), newer than sm_80"},
 		{"virtual chip", "7.0", "sm_75", "compute_80", "12.4", "compute_80 is a virtual (PTX) target"},
-		{"ptxas missing", "7.0", "sm_75", "sm_80", "12.4", "ptxas: /nonexistent/ptxas not found"},
+		{"ptxas missing", "7.0", "sm_75", "sm_80", "12.4", "ptxas: /nonexistent/ptxas not found; the CUDA toolchain (@rules_gpu//toolchain:cuda_toolchain_type"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := writePTX(t, tc.version, tc.target)
