@@ -41,6 +41,13 @@ bazel test //...
 step "bazel test //... (WORKSPACE mode)"
 bazel test --config=workspace //...
 
+step "the seed artifact is refused at build time for an sm_90 runner"
+if out=$(bazel build //examples/seed:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1); then
+  echo "FAIL: //examples/seed:seed_bin built for runner sm_90; an sm_80-only cubin cannot load there" >&2; exit 1
+fi
+grep -F "does not load on sm_90" <<<"$out" && grep -F "fix: add sm_90 to the chips" <<<"$out" ||
+  { echo "FAIL: the refusal does not say why and what to change:" >&2; tail -20 <<<"$out" >&2; exit 1; }
+
 step "scenarios: nested Bazel workspaces that use rules_gpu"
 tools/ci/scenarios.sh
 

@@ -38,9 +38,19 @@ mkdir -p "$out/examples"
 tools/env/env.sh run bash -c '
   set -euo pipefail
   bazel build //examples/... >/dev/null 2>&1 || bazel build //examples/...
-  for f in $(bazel cquery "kind(gpu_module, //examples/...)" --output=files 2>/dev/null); do cp "$f" "$1/"; done
+  for f in $(bazel cquery "kind(gpu_module, //examples/...) except //examples/seed/..." --output=files 2>/dev/null); do cp "$f" "$1/"; done
 ' _ "$(cd "$out" && pwd)/examples"
 ls "$out/examples"
+
+# The seed scenario: refused at build time for sm_90; the artifacts forced through, for the GPU.
+mkdir -p "$out/seed"
+tools/env/env.sh run bash -c '
+  bazel build //examples/seed:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1 |
+    grep -E "^(FAIL|OK|     fix:)|checks fail" | sed "s#bazel-out/[^ ]*/##" >"$1/refusal.txt"
+  bazel build //examples/seed/... >/dev/null 2>&1
+  for f in $(bazel cquery //examples/seed/... --output=files 2>/dev/null); do cp "$f" "$1/"; done
+' _ "$(cd "$out" && pwd)/seed"
+cat "$out/seed/refusal.txt"; ls "$out/seed"
 
 # The same MLIR examples serialized by MLIR itself (gpu-module-to-binary), for comparison.
 mkdir -p "$out/mlir_own"

@@ -115,6 +115,28 @@ for f in "$dir"/mlir_own/*.cubin; do
   echo "| $b | $k | $ok: $(tr '\n' ' ' <<<"$res" | sed "s#$dir/##g") |" >>"$md"
 done
 
+# 6. The seed scenario: sm_80 only (format bin) forced onto sm_90, and the same with PTX (fatbin).
+{
+  echo
+  echo "## 6. The seed scenario on sm_90"
+  echo
+  echo "At build time: \`bazel build //examples/seed:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0\` fails:"
+  echo
+  echo '```'
+  cat "$dir/seed/refusal.txt"
+  echo '```'
+  echo
+  echo "| artifact | expected | result |"
+  echo "|---|---|---|"
+} >>"$md"
+res=$("$r" saxpy "$dir/seed/seed_bin.sm_80.cubin" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q NoBinaryForGpu <<<"$res"; then ok=PASS; else ok=FAIL; fail=1; fi
+echo "| seed_bin.sm_80.cubin (forced through) | CUDA_ERROR_NO_BINARY_FOR_GPU | $ok: $(tr '\n' ' ' <<<"$res" | sed "s#$dir/##g") |" >>"$md"
+res=$("$r" saxpy "$dir/seed/seed_fatbin.fatbin" 2>&1); rc=$?
+how=$("$g" check --json --runs-on "$chip" --driver "$driver" "$dir/seed/seed_fatbin.fatbin" | sed -n 's/.*"how":"\([^"]*\)".*/\1/p')
+[ $rc -eq 0 ] && [ "$how" = "PTX JIT" ] && ok=PASS || { ok=FAIL; fail=1; }
+echo "| seed_fatbin.fatbin (sm_80 cubin + sm_80 PTX) | loads by PTX JIT, runs | $ok ($how): $(tr '\n' ' ' <<<"$res" | sed "s#$dir/##g") |" >>"$md"
+
 # 3. Load times.
 {
   echo
