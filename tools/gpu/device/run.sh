@@ -145,7 +145,14 @@ echo "| seed_fatbin.fatbin (sm_80 cubin + sm_80 PTX) | loads by PTX JIT, runs | 
   echo "| artifact | how it loads | median ms | min ms | max ms |"
   echo "|---|---|---|---|---|"
 } >>"$md"
-for f in "$a/cubin_sm90.fatbin" "$a/ptx_only.fatbin" "$a/ptx_lz4.fatbin" "$a/lz4_all.fatbin" "$m/fb_ptx_compute_75.fatbin" "$m/fb_ptx_compute_90.fatbin"; do
+# Per example kernel: its fatbin (the driver takes the sm_90 cubin) and its embedded PTX alone (JIT).
+x=$dir/extracted; mkdir -p "$x"
+jit=()
+for f in "$dir"/examples/*.fatbin; do
+  "$g" extract -o "$x" "$f" >/dev/null
+  jit+=("$f" "$(ls "$x/$(basename "${f%.fatbin}")".*.ptx)")
+done
+for f in "$a/cubin_sm90.fatbin" "$a/ptx_only.fatbin" "$a/ptx_lz4.fatbin" "$a/lz4_all.fatbin" "$m/fb_ptx_compute_75.fatbin" "$m/fb_ptx_compute_90.fatbin" "${jit[@]}"; do
   how=$("$g" check --json --runs-on "$chip" --driver "$driver" "$f" | sed -n 's/.*"how":"\([^"]*\)".*/\1/p')
   "$r" load -n 20 "$f" | tee -a "$out/loadtime.jsonl" |
     sed "s#.*\"median_ms\":\([0-9.]*\),\"min_ms\":\([0-9.]*\),\"max_ms\":\([0-9.]*\).*#| ${f#$dir/} | $how | \1 | \2 | \3 |#" >>"$md"
