@@ -18,7 +18,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-cache=${RULES_GPU_ENV:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_gpu/env}
+cache=${RULES_GPU_ENV:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/rules_gpu/env}
 root=$cache/rootfs
 mirror=${RULES_GPU_MIRROR:-}
 

@@ -8,7 +8,7 @@ set -euo pipefail
 out=${1:?usage: build.sh DIR}
 repo=$(cd "$(dirname "$0")/../../.." && pwd)
 cd "$repo"
-env_root=${RULES_GPU_ENV:-${XDG_CACHE_HOME:-$HOME/.cache}/rules_gpu/env}/rootfs
+env_root=${RULES_GPU_ENV:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/rules_gpu/env}/rootfs
 [ -f "$env_root/usr/include/cuda.h" ] || tools/env/env.sh setup
 rm -rf "$out"; mkdir -p "$out/bin" "$out/artifacts" "$out/src"
 inc=$(mktemp -d); trap 'rm -rf "$inc"' EXIT
