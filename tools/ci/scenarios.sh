@@ -9,12 +9,17 @@ passed=0 failed=0
 ok() { echo "PASS $1"; passed=$((passed + 1)); }
 bad() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 
-# workspace NAME: a fresh copy of scenarios/NAME with the user's MODULE.bazel.
+# workspace NAME: a fresh copy of scenarios/NAME with the user's MODULE.bazel, always at the same path
+# so that its Bazel output base (under $root) is reused between runs.
 workspace() {
-  ws=$(mktemp -d)
+  ws=$root/workspaces/$1
+  rm -rf "$ws"; mkdir -p "$ws"
   cp -r "$repo/tools/ci/scenarios/$1/." "$ws/"
   sed "s#@RULES_GPU@#$repo#" "$repo/tools/ci/scenarios/MODULE.bazel.in" >"$ws/MODULE.bazel"
   printf 'common --noenable_workspace\ncommon --lockfile_mode=off\n' >"$ws/.bazelrc"
+  # A comment unique to this run makes every compile action new, so that action counts do not
+  # depend on what an earlier run left in the reused action cache.
+  for f in "$ws"/*.mlir; do echo "// scenario run $(date +%s%N)" >>"$f"; done
   echo "$ws"
 }
 nbazel() { (cd "$ws" && bazel --output_user_root="$root" "$@"); }
@@ -43,7 +48,6 @@ else
   if [ "$compiles" = 1 ] && [ "$checks" = 1 ]; then ok "seed/fixed (re-ran 1 compile, 1 check)"; else bad seed/fixed "ran $compiles compile and $checks check actions, want 1 and 1"; fi
 fi
 nbazel shutdown >/dev/null 2>&1
-rm -rf "$ws"
 
 echo "scenarios: $passed passed, $failed failed"
 [ $failed -eq 0 ]
