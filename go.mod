@@ -9,6 +9,13 @@ require (
 )
 
 require (
+	github.com/bazelbuild/buildtools v0.0.0-20260904073137-eaa4d125b423 // indirect
+	github.com/golang/protobuf v1.5.0 // indirect
+	github.com/google/safeopen v0.0.0-20260327150837-43626d6f4685 // indirect
 	github.com/google/uuid v1.1.1 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
+	golang.org/x/sys v0.10.0 // indirect
+	google.golang.org/protobuf v1.33.0 // indirect
 )
+
+tool github.com/bazelbuild/buildtools/buildifier

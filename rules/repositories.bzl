@@ -1,8 +1,8 @@
 """WORKSPACE-mode set-up for rules_gpu. bzlmod users need none of this (see MODULE.bazel)."""
 
-load("//rules/private:go_repositories.bzl", "go_repositories")
 load("//toolchain:local_cuda.bzl", "local_cuda_toolkit")
 load("//toolchain:local_llvm.bzl", "local_llvm_toolchain")
+load(":go_repositories.bzl", "go_repositories")
 
 def rules_gpu_dependencies():
     """Declares the Go modules that rules_gpu's helper needs (call after gazelle_dependencies())."""

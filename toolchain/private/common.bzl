@@ -1,7 +1,15 @@
 """What the CUDA and LLVM toolchains share: tool collection, the generated repository, the extension."""
 
 def collect_tools(ctx, names):
-    """The File of every tool attribute in `names` that is set, by attribute name."""
+    """The File of every tool attribute in `names` that is set, by attribute name.
+
+    Args:
+      ctx: the rule context of a toolchain rule.
+      names: the names of its single-file tool attributes.
+
+    Returns:
+      A dict from attribute name to File.
+    """
     tools = {}
     for name in names:
         f = getattr(ctx.file, name)

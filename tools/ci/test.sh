@@ -24,13 +24,16 @@ else
   echo "GPU programs on the H200 through the device tool; docs/gpu-results.md has the results."
 fi
 
+step "Starlark is buildifier-clean (format and lint)"
+git ls-files '*.bzl' '*.bazel' WORKSPACE MODULE.bazel ':!rules/go_repositories.bzl' | xargs go tool buildifier -mode=check -lint=warn
+
 step "BUILD files and go_repositories.bzl are in sync with the sources and go.mod (gazelle)"
 bazel run //:gazelle -- -mode=diff
 saved=$(mktemp -d)
-cp WORKSPACE rules/private/go_repositories.bzl "$saved/"
+cp WORKSPACE rules/go_repositories.bzl "$saved/"
 bazel run //:gazelle-update-repos
-if ! diff -u "$saved/WORKSPACE" WORKSPACE || ! diff -u "$saved/go_repositories.bzl" rules/private/go_repositories.bzl; then
-  cp "$saved/WORKSPACE" WORKSPACE; cp "$saved/go_repositories.bzl" rules/private/go_repositories.bzl
+if ! diff -u "$saved/WORKSPACE" WORKSPACE || ! diff -u "$saved/go_repositories.bzl" rules/go_repositories.bzl; then
+  cp "$saved/WORKSPACE" WORKSPACE; cp "$saved/go_repositories.bzl" rules/go_repositories.bzl
   echo "go.mod changed: run 'tools/env/env.sh run bazel run //:gazelle-update-repos' and commit the result" >&2
   exit 1
 fi

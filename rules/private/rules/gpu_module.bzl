@@ -1,11 +1,11 @@
 """The `gpu_module` rule."""
 
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//rules/private:labels.bzl", "display_label")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 load("//rules/private/actions:check.bzl", "emit_check")
 load("//rules/private/actions:compile.bzl", "emit_compile")
 load("//rules/private/actions:link.bzl", "emit_link")
-load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 
 _CUDA_TOOLCHAIN = Label("//toolchain:cuda_toolchain_type")
 _LLVM_TOOLCHAIN = Label("//toolchain:llvm_toolchain_type")
