@@ -10,7 +10,6 @@ load("//rules/private/actions:link.bzl", "emit_link")
 _CUDA_TOOLCHAIN = Label("//toolchain:cuda_toolchain_type")
 _LLVM_TOOLCHAIN = Label("//toolchain:llvm_toolchain_type")
 
-_KINDS = {"bc": "llvm", "cu": "cuda", "ll": "llvm", "mlir": "mlir", "ptx": "ptx"}
 _EXT = {"bin": "cubin", "isa": "ptx", "offload": "bc"}
 
 def _chip_number(chip):
@@ -27,16 +26,19 @@ def _gpu_module_impl(ctx):
     if len(ctx.files.srcs) != 1:
         fail("%s: srcs must hold exactly one source file, got %d" % (label, len(ctx.files.srcs)))
     src = ctx.files.srcs[0]
-    kind = _KINDS.get(src.extension)
+
+    # Which source kinds exist, and how each compiles, is gpubuild's business (tools/compile); the rule
+    # only needs to know whether the source is PTX already (no LLVM toolchain, no PTX of its own).
+    is_ptx = src.extension == "ptx"
     llvm = None
-    if kind != "ptx":
+    if not is_ptx:
         llvm = ctx.toolchains[_LLVM_TOOLCHAIN]
         if not llvm:
             fail("%s: %s needs the LLVM toolchain (//toolchain:llvm_toolchain_type); register one, e.g. the llvm module extension's" % (label, src.short_path))
         if llvm.missing:
             fail("%s: %s" % (label, llvm.missing))
     fmt = ctx.attr.format
-    if kind == "ptx" and fmt in ["isa", "offload", "jit"]:
+    if is_ptx and fmt in ["isa", "offload", "jit"]:
         fail("%s: %s is PTX already; format %s needs MLIR, LLVM IR or CUDA C++; use bin or fatbin" % (label, src.short_path, fmt))
     chips = ctx.attr.chips or ctx.attr._default_chips[BuildSettingInfo].value
     if not chips:
@@ -70,7 +72,7 @@ def _gpu_module_impl(ctx):
         for chip in chips:
             files_by_chip[chip] = compile(chip, fmt)
     if fmt in ["fatbin", "jit"]:
-        ptx = src if kind == "ptx" else compile(lowest, "isa")
+        ptx = src if is_ptx else compile(lowest, "isa")
     fatbin = None
     if fmt == "fatbin":
         fatbin = ctx.actions.declare_file(name + ".fatbin")
