@@ -31,13 +31,12 @@ type Info struct {
 
 // Describe returns one Info per image of a.
 func Describe(a *Artifact) []Info {
-	counts := map[fatbin.Kind]int{}
+	index := a.indexes()
 	var out []Info
-	for _, e := range a.Images {
-		counts[e.Kind]++
+	for i, e := range a.Images {
 		in := Info{
 			File:             a.Path,
-			Index:            counts[e.Kind],
+			Index:            index[i],
 			Kind:             e.Kind.String(),
 			Arch:             e.ArchName(),
 			Compression:      e.Compression.String(),
@@ -82,12 +81,10 @@ func Extract(a *Artifact, dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	base := Base(a.Path)
-	counts := map[fatbin.Kind]int{}
+	names := a.FileNames()
 	var paths []string
-	for _, e := range a.Images {
-		counts[e.Kind]++
-		p := filepath.Join(dir, e.FileName(base, counts[e.Kind]))
+	for i, e := range a.Images {
+		p := filepath.Join(dir, names[i])
 		payload := e.Payload
 		if n := elfSize(payload); e.Kind == fatbin.KindELF && n > 0 && n < uint64(len(payload)) {
 			payload = payload[:n] // uncompressed cubins are stored zero-padded to 8 bytes
@@ -98,4 +95,25 @@ func Extract(a *Artifact, dir string) ([]string, error) {
 		paths = append(paths, p)
 	}
 	return paths, nil
+}
+
+// indexes numbers a's images as cuobjdump does: from 1 within each kind, in file order.
+func (a *Artifact) indexes() []int {
+	counts := map[fatbin.Kind]int{}
+	index := make([]int, len(a.Images))
+	for i, e := range a.Images {
+		counts[e.Kind]++
+		index[i] = counts[e.Kind]
+	}
+	return index
+}
+
+// FileNames are the names cuobjdump -xelf all -xptx all gives a's images, in order.
+func (a *Artifact) FileNames() []string {
+	base := Base(a.Path)
+	names := make([]string, len(a.Images))
+	for i, n := range a.indexes() {
+		names[i] = a.Images[i].FileName(base, n)
+	}
+	return names
 }

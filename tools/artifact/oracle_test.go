@@ -94,16 +94,6 @@ func readDir(t *testing.T, dir string) map[string][]byte {
 	return files
 }
 
-func ourNames(a *Artifact) []string {
-	base := Base(a.Path)
-	counts := map[fatbin.Kind]int{}
-	var names []string
-	for _, e := range a.Images {
-		counts[e.Kind]++
-		names = append(names, e.FileName(base, counts[e.Kind]))
-	}
-	return names
-}
 
 func sorted(s []string) []string { s = append([]string(nil), s...); sort.Strings(s); return s }
 
@@ -144,7 +134,7 @@ func TestOracleCuobjdumpReadsOurFatbins(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			names := ourNames(a)
+			names := a.FileNames()
 			if got, ours := sorted(cuobjdumpList(t, tk, path)), sorted(names); !reflect.DeepEqual(got, ours) {
 				t.Errorf("cuobjdump lists %q, we list %q", got, ours)
 			}
@@ -202,7 +192,7 @@ func TestOracleWeReadToolkitFatbins(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, ours := cuobjdumpList(t, tk, path), ourNames(a); !reflect.DeepEqual(sorted(got), sorted(ours)) {
+			if got, ours := cuobjdumpList(t, tk, path), a.FileNames(); !reflect.DeepEqual(sorted(got), sorted(ours)) {
 				t.Errorf("cuobjdump lists %q, we list %q", got, ours)
 			}
 			theirs := cuobjdumpExtract(t, tk, path)
@@ -256,7 +246,7 @@ func TestOracleArchSpecific(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []string{Base(path) + ".1.sm_90a.cubin", Base(path) + ".1.sm_90a.ptx"}
-		if got := ourNames(a); !reflect.DeepEqual(got, want) {
+		if got := a.FileNames(); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: we name %q, want %q", path, got, want)
 		}
 		if got := cuobjdumpList(t, tk, path); !reflect.DeepEqual(got, want) {
