@@ -94,7 +94,6 @@ func readDir(t *testing.T, dir string) map[string][]byte {
 	return files
 }
 
-
 func sorted(s []string) []string { s = append([]string(nil), s...); sort.Strings(s); return s }
 
 // Our fatbins, in every compression, are listed and extracted by cuobjdump byte for byte.

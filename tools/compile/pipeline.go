@@ -153,7 +153,7 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 		}
 	}
 	next := step("k.cubin")
-	if err := (Ptxas{Path: t.Ptxas}).run(ctx, job, cur, next); err != nil {
+	if err := t.ptxas(ctx, job, cur, next); err != nil {
 		return err
 	}
 	return finish(job, next)

@@ -13,12 +13,6 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 
-// Ptxas compiles PTX to cubins with one ptxas binary.
-type Ptxas struct {
-	// Path is the ptxas executable.
-	Path string
-}
-
 // Error is a failed compilation: which target, file and chip, the command and what the tool said.
 type Error struct {
 	Target, Src, Chip string
@@ -41,9 +35,9 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// run compiles PTX src into the cubin out for the job's chip.
-func (p Ptxas) run(ctx context.Context, job Job, src, out string) error {
-	args := []string{p.Path, "-arch=" + job.Chip.String()}
+// ptxas compiles PTX src into the cubin out for the job's chip.
+func (t Tools) ptxas(ctx context.Context, job Job, src, out string) error {
+	args := []string{t.Ptxas, "-arch=" + job.Chip.String()}
 	if job.Kind != KindPTX {
 		args = append(args, "-O"+strconv.Itoa(min(job.O, 3)))
 	}
