@@ -47,6 +47,9 @@ func Describe(a *Artifact) []Info {
 			Flags:            fatbin.FlagString(e.Flags),
 			FlagBits:         e.Flags,
 		}
+		if e.Flags&fatbin.FlagObfuscated != 0 { // the payload is still encoded
+			in.UncompressedSize = e.UncompressedSize
+		}
 		if e.StoredSize == 0 { // a bare cubin or PTX: stored as it is
 			in.StoredSize = uint64(len(e.Payload))
 		}

@@ -128,6 +128,10 @@ const (
 	FlagLZ4 uint64 = 0x2000
 	// FlagZstd marks a payload stored as a zstd frame.
 	FlagZstd uint64 = 0x8000
+	// FlagObfuscated marks a payload NVIDIA stores obfuscated (CUDA 12.4 nvcc's LTO/NVVM entries,
+	// with a key-like value in the u64 at 0x30): it cannot be decoded without NVIDIA's key, so Read
+	// returns the stored bytes as they are and Write stores them back unchanged.
+	FlagObfuscated uint64 = 0x10000
 	// FlagArchSpecific marks code for an architecture-specific target (sm_90a, compute_90a): it runs
 	// only on exactly that chip. Seen in CUDA 12.4 fatbinary and CUDA 13.0 nvcc output.
 	FlagArchSpecific uint64 = 0x100000
@@ -161,6 +165,7 @@ var flagNames = []struct {
 	{FlagHostWindows, "windows"},
 	{FlagLZ4, "lz4"},
 	{FlagZstd, "zstd"},
+	{FlagObfuscated, "obfuscated"},
 	{FlagArchSpecific, "arch-specific"},
 	{FlagFamilySpecific, "family-specific"},
 	{FlagELFData, "elf-data"},

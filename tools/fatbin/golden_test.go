@@ -127,3 +127,27 @@ func TestGoldenCUDA13(t *testing.T) {
 		})
 	}
 }
+
+// CUDA 12.4 nvcc -gencode arch=compute_80,code=lto_80 writes an obfuscated, LZ4-flagged NVVM entry
+// (cuobjdump cannot decode it either). The reader keeps its bytes, and writing it back gives the file.
+func TestGoldenObfuscatedLTO(t *testing.T) {
+	golden := readGolden(t, "cuda12_nvcc_lto.fatbin")
+	f, err := Read(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries) != 1 {
+		t.Fatalf("%d entries, want 1", len(f.Entries))
+	}
+	e := f.Entries[0]
+	if e.Kind != KindNVVM || e.Arch != 80 || e.Flags&FlagObfuscated == 0 || e.Compression != CompressionLZ4 || e.Options == "" {
+		t.Errorf("entry: %s options %q", e.Summary(), e.Options)
+	}
+	got, err := Marshal(f.Entries, WriteOptions{ExactFlags: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, golden) {
+		t.Errorf("rewritten file differs from nvcc's (%d vs %d bytes); first difference at %#x", len(got), len(golden), firstDiff(got, golden))
+	}
+}

@@ -159,7 +159,9 @@ func readEntry(data []byte, off, index int) (Entry, int, error) {
 			return fail(offUncompressedSize, "uncompressed size", "%d is impossible for %d bytes of %s data", e.UncompressedSize, len(src), e.Compression)
 		}
 		n := int(e.UncompressedSize)
-		if n > 0 || len(src) > 0 {
+		if e.Flags&FlagObfuscated != 0 {
+			e.Payload = src // not decodable without NVIDIA's key: kept as stored
+		} else if n > 0 || len(src) > 0 {
 			var p []byte
 			var err error
 			if e.Compression == CompressionLZ4 {
@@ -178,7 +180,7 @@ func readEntry(data []byte, off, index int) (Entry, int, error) {
 	default:
 		return fail(offFlags, "flags", "both LZ4 and zstd compression bits set (%#x)", e.Flags)
 	}
-	if e.Kind == KindPTX {
+	if e.Kind == KindPTX && (e.Flags&FlagObfuscated == 0 || e.Compression == CompressionNone) {
 		if i := bytes.IndexByte(e.Payload, 0); i >= 0 {
 			e.Payload = e.Payload[:i:i]
 		}

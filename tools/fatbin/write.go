@@ -170,13 +170,14 @@ func prepareEntry(e *Entry, opts WriteOptions) (prepared, error) {
 	if isPTX && strings.IndexByte(e.Options, 0) >= 0 {
 		return p, errors.New("PTX options contain a NUL byte")
 	}
-	if isPTX && bytes.IndexByte(e.Payload, 0) >= 0 {
+	obfuscated := e.Flags&FlagObfuscated != 0 && e.Compression != CompressionNone
+	if isPTX && !obfuscated && bytes.IndexByte(e.Payload, 0) >= 0 {
 		return p, errors.New("PTX payload contains a NUL byte")
 	}
 
 	// The uncompressed image is the payload plus, for PTX, a NUL.
 	imageLen := uint64(len(e.Payload))
-	if isPTX {
+	if isPTX && !obfuscated {
 		imageLen++
 	}
 
@@ -185,7 +186,15 @@ func prepareEntry(e *Entry, opts WriteOptions) (prepared, error) {
 	stored := align8(imageLen)
 	var compFlag uint64
 	var compressedSize, uncompressedSize uint64
-	if e.Compression != CompressionNone && len(e.Payload) > 0 {
+	if obfuscated {
+		// Obfuscated data (see FlagObfuscated) is stored back exactly as Read found it.
+		compFlag = FlagLZ4
+		if e.Compression == CompressionZstd {
+			compFlag = FlagZstd
+		}
+		stored = align8(uint64(len(e.Payload)))
+		compressedSize, uncompressedSize = uint64(len(e.Payload)), e.UncompressedSize
+	} else if e.Compression != CompressionNone && len(e.Payload) > 0 {
 		src := e.Payload
 		if isPTX {
 			src = make([]byte, imageLen)
