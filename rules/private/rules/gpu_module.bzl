@@ -1,6 +1,7 @@
 """The `gpu_module` rule."""
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("//rules/private:chip_table.bzl", "CHIPS", "UNKNOWN_CHIP", "UNSUPPORTED")
 load("//rules/private:labels.bzl", "display_label")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 load("//rules/private/actions:check.bzl", "emit_check")
@@ -12,11 +13,25 @@ _LLVM_TOOLCHAIN = Label("//toolchain:llvm_toolchain_type")
 
 _EXT = {"bin": "cubin", "isa": "ptx", "offload": "bc"}
 
-def _chip_number(chip):
-    # Orders chips for picking the lowest (for embedded PTX): "sm_90a" -> 90. Which chips exist is
-    # the chip model's business (tools/chip), checked by gpubuild.
-    digits = chip.split("_")[-1].rstrip("af")
-    return int(digits) if digits.isdigit() else 0
+_CHIP_ORDER = {chip: i for i, chip in enumerate(CHIPS)}
+
+def _chip_rank(chip):
+    return _CHIP_ORDER[chip]
+
+def _check_chips(label, attr, chips, toolkit):
+    """Fails the analysis when a chip is not in the chip table or `toolkit` cannot compile for it.
+
+    The verdicts and their wording come from the chip model (tools/chip), generated into
+    chip_table.bzl, so `bazel build` stops before any action runs.
+    """
+    for chip in chips:
+        if chip not in _CHIP_ORDER:
+            if chip.startswith("compute_") and "sm_" + chip[len("compute_"):] in _CHIP_ORDER:
+                fail("%s: %s: %s is a virtual chip (PTX); list real chips, e.g. %s: fatbins carry PTX for the lowest chip, format = \"jit\" only PTX" % (label, attr, chip, "sm_" + chip[len("compute_"):]))
+            fail("%s: %s: %s" % (label, attr, UNKNOWN_CHIP % chip))
+        why = UNSUPPORTED.get(toolkit, {}).get(chip) if toolkit else None
+        if why:
+            fail("%s: %s: %s; fix: change the chip, or use a toolkit that supports it" % (label, attr, why))
 
 def _gpu_module_impl(ctx):
     label = display_label(ctx.label)
@@ -48,6 +63,7 @@ def _gpu_module_impl(ctx):
         if chip in seen:
             fail("%s: chip %s is listed twice in chips" % (label, chip))
         seen[chip] = True
+    _check_chips(label, "chips" if ctx.attr.chips else "--@rules_gpu//gpu:chips", chips, cuda.version)
     opts = struct(
         opt_level = ctx.attr.opt_level,
         fast_math = ctx.attr.fast_math,
@@ -62,7 +78,7 @@ def _gpu_module_impl(ctx):
         emit_compile(ctx, gpubuild = ctx.executable._gpubuild, cuda = cuda, llvm = llvm, src = src, chip = chip, format = format, out = out, opts = opts)
         return out
 
-    lowest = sorted(chips, key = _chip_number)[0]
+    lowest = sorted(chips, key = _chip_rank)[0]
     files_by_chip = {}
     ptx = None
     if fmt in ["bin", "fatbin"]:
@@ -88,6 +104,7 @@ def _gpu_module_impl(ctx):
     # Runs-on validation: the build fails when the artifact cannot load on a declared runner.
     validation = []
     runners = ctx.attr.runs_on or ctx.attr._runners[BuildSettingInfo].value
+    _check_chips(label, "runs_on" if ctx.attr.runs_on else "--@rules_gpu//gpu:runners", runners, None)
     if runners and fmt != "offload":
         stamp = ctx.actions.declare_file(name + ".runs_on.ok")
         emit_check(ctx, gpubuild = ctx.executable._gpubuild, files = main, runners = runners, driver = ctx.attr._driver[BuildSettingInfo].value, out = stamp)

@@ -1,0 +1,57 @@
+package chip
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// WriteStarlark renders what the gpu_module rule checks at analysis time as a Starlark file, so that
+// a wrong chip fails `bazel build` before any action runs, with the same words as Check:
+//
+//   - CHIPS: every real target, in table order;
+//   - UNKNOWN_CHIP: the message for a name not in the table, with "%s" for the name;
+//   - UNSUPPORTED: for each toolkit release, the chips it cannot compile and Check's message for each.
+//
+// The file is generated (rules/private/chip_table.bzl); the table stays in table.go only.
+func WriteStarlark(w io.Writer) error {
+	b := bufio.NewWriter(w)
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	p("\"\"\"The chip table's verdicts for the gpu_module rule's analysis-time checks.\n\n")
+	p("Generated from tools/chip/table.go by `go test ./tools/chip -run TestStarlarkTable -update`. Do not edit.\n")
+	p("\"\"\"\n\n")
+	p("# Every real target, in table order.\n")
+	p("CHIPS = [\n")
+	for _, a := range arches {
+		p("    %s,\n", strconv.Quote(a.Chip.String()))
+	}
+	p("]\n\n")
+	p("# The message for a chip name not in the table (%%s: the name).\n")
+	p("UNKNOWN_CHIP = %s\n\n", strconv.Quote(unknownChipFormat()))
+	p("# Per toolkit release: each chip it cannot compile, and why (tools/chip Toolkit.Check).\n")
+	p("UNSUPPORTED = {\n")
+	for _, t := range toolkits {
+		p("    %s: {\n", strconv.Quote(t.V.String()))
+		for _, a := range arches {
+			if err := t.V.Check(a.Chip); err != nil {
+				p("        %s: %s,\n", strconv.Quote(a.Chip.String()), strconv.Quote(err.Error()))
+			}
+		}
+		p("    },\n")
+	}
+	p("}\n")
+	return b.Flush()
+}
+
+// unknownChipFormat is the text of an unknown-chip error without a toolkit, "%s" standing for the name.
+func unknownChipFormat() string {
+	names := ""
+	for i, a := range arches {
+		if i > 0 {
+			names += ", "
+		}
+		names += a.Chip.String()
+	}
+	return "unknown chip %s: not in the chip table (known: " + names + "; see docs/chips.md)"
+}
