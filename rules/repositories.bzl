@@ -1,5 +1,6 @@
 """WORKSPACE-mode set-up for rules_gpu. bzlmod users need none of this (see MODULE.bazel)."""
 
+load("//toolchain:cuda_archive.bzl", "cuda_toolkit_archive")
 load("//toolchain:local_cuda.bzl", "local_cuda_toolkit")
 load("//toolchain:local_llvm.bzl", "local_llvm_toolchain")
 load(":go_repositories.bzl", "go_repositories")
@@ -8,15 +9,23 @@ def rules_gpu_dependencies():
     """Declares the Go modules that rules_gpu's helper needs (call after gazelle_dependencies())."""
     go_repositories()
 
-def rules_gpu_toolchains(name = "cuda_toolkit", path = "", llvm_name = "llvm_toolchain", llvm_path = ""):
-    """Finds the local CUDA toolkit and LLVM (with MLIR) and registers them as toolchains.
+def rules_gpu_toolchains(name = "cuda_toolkit", path = "", cuda_archives = {}, cuda_version = "", llvm_name = "llvm_toolchain", llvm_path = ""):
+    """Declares the CUDA toolkit and LLVM (with MLIR) and registers them as toolchains.
+
+    The toolkit is hermetic when `cuda_archives` is given (see `cuda_toolkit_archive`), else the one
+    installed on the machine that builds.
 
     Args:
       name: the toolkit repository's name.
-      path: the toolkit's root; default: `$CUDA_PATH`, `/usr/local/cuda`, then `/usr/bin`.
+      path: the local toolkit's root; default: `$CUDA_PATH`, `/usr/local/cuda`, then `/usr/bin`.
+      cuda_archives: URL -> sha256 of NVIDIA's redistributable archives of a hermetic toolkit.
+      cuda_version: the version the archives must hold, e.g. `12.4`.
       llvm_name: the LLVM repository's name.
       llvm_path: LLVM's root; default: `$LLVM_PATH`, the newest `/usr/lib/llvm-N`, then `/usr/bin`.
     """
-    local_cuda_toolkit(name = name, path = path)
+    if cuda_archives:
+        cuda_toolkit_archive(name = name, archives = cuda_archives, version = cuda_version)
+    else:
+        local_cuda_toolkit(name = name, path = path)
     local_llvm_toolchain(name = llvm_name, path = llvm_path)
     native.register_toolchains("@%s//:all" % name, "@%s//:all" % llvm_name)

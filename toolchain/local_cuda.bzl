@@ -1,6 +1,6 @@
 """Discovery of a CUDA toolkit installed on the machine that builds."""
 
-load("//toolchain/private:common.bzl", "write_toolchain_repo")
+load("//toolchain/private:common.bzl", "cuda_version", "write_toolchain_repo")
 load(":cuda_toolchain.bzl", "CUDA_TOOLS")
 
 def _candidates(rctx):
@@ -15,16 +15,6 @@ def _candidates(rctx):
     dirs.append("/usr/bin")  # Debian and Ubuntu's nvidia-cuda-toolkit
     return dirs
 
-def _version(rctx, ptxas):
-    res = rctx.execute([ptxas, "--version"])
-    if res.return_code != 0:
-        return None
-    for line in res.stdout.splitlines():
-        if "release " in line:
-            # "Cuda compilation tools, release 12.4, V12.4.131"
-            return line.split("release ")[1].split(",")[0].strip()
-    return None
-
 def _local_cuda_toolkit_impl(rctx):
     tried = []
     found = None
@@ -36,7 +26,7 @@ def _local_cuda_toolkit_impl(rctx):
             break
     attrs = []
     if found:
-        version = _version(rctx, rctx.path(found + "/ptxas"))
+        version = cuda_version(rctx, rctx.path(found + "/ptxas"))
         if not version:
             fail("rules_gpu: %s/ptxas does not say its version (ptxas --version)" % found)
         for tool in CUDA_TOOLS:

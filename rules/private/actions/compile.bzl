@@ -42,14 +42,14 @@ def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts):
         if cuda.libdevice:
             args.add("--libdevice", cuda.libdevice)
             inputs.append(cuda.libdevice)
-        if cuda.cuda_path:
+        if cuda.cuda_path and src.extension == "cu":
             args.add("--cuda-path", cuda.cuda_path)
     args.add("--out", out)
     args.add(src)
     ctx.actions.run(
         executable = gpubuild,
         arguments = ["compile", args],
-        inputs = inputs,
+        inputs = depset(inputs, transitive = [cuda.cuda_files] if src.extension == "cu" else []),
         tools = tools,
         outputs = [out],
         mnemonic = "GpuCompile",
