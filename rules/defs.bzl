@@ -8,11 +8,18 @@ gpu_module(
     srcs = ["saxpy.ptx"],
     chips = ["sm_80", "sm_90"],
 )
+
+# The fatbin inside host programs:
+gpu_go_library(name = "saxpy_go", module = ":saxpy", importpath = "example.com/saxpy")
+gpu_cc_library(name = "saxpy_cc", module = ":saxpy")
 ```
 """
 
 load("//rules/private:providers.bzl", _GpuModuleInfo = "GpuModuleInfo")
+load("//rules/private/rules:gpu_embed.bzl", _gpu_cc_library = "gpu_cc_library", _gpu_go_library = "gpu_go_library")
 load("//rules/private/rules:gpu_module.bzl", _gpu_module = "gpu_module")
 
 gpu_module = _gpu_module
+gpu_go_library = _gpu_go_library
+gpu_cc_library = _gpu_cc_library
 GpuModuleInfo = _GpuModuleInfo

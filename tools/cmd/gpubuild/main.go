@@ -6,6 +6,7 @@
 //	gpubuild inspect [--json] FILE...
 //	gpubuild extract -o DIR FILE
 //	gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] [--json] FILE...
+//	gpubuild embed --lang go|c [...] ARTIFACT
 //
 // Arguments may come from Bazel parameter files ("--params=FILE").
 package main
@@ -36,6 +37,7 @@ func verbs() map[string]verb {
 		"extract": {"write each image of a fatbin to a file, decompressed", runExtract},
 		"check":   {"say whether artifacts load on runner chips (and drivers), and why not", runCheck},
 		"attach":  {"attach an NVVM target to the gpu.modules of an MLIR file (as --nvvm-attach-target)", runAttach},
+		"embed":   {"write a Go file or a C header and source that carry an artifact in a host program", runEmbed},
 	}
 }
 
@@ -55,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	vs := verbs()
 	if len(args) == 0 || vs[args[0]].run == nil {
 		fmt.Fprintln(stderr, "usage: gpubuild VERB [FLAGS] [ARGS]\n\nverbs:")
-		for _, name := range []string{"compile", "link", "inspect", "extract", "check", "attach"} {
+		for _, name := range []string{"compile", "link", "inspect", "extract", "check", "attach", "embed"} {
 			fmt.Fprintf(stderr, "  %-10s %s\n", name, vs[name].summary)
 		}
 		return 2
