@@ -3,13 +3,13 @@ module github.com/rulesgpu/rules_gpu
 go 1.26
 
 require (
+	github.com/bazelbuild/buildtools v0.0.0-20260904073137-eaa4d125b423
 	github.com/klauspost/compress v1.20.4
 	github.com/pierrec/lz4/v4 v4.1.33
 	gorgonia.org/cu v0.9.6
 )
 
 require (
-	github.com/bazelbuild/buildtools v0.0.0-20260904073137-eaa4d125b423 // indirect
 	github.com/golang/protobuf v1.5.0 // indirect
 	github.com/google/safeopen v0.0.0-20260327150837-43626d6f4685 // indirect
 	github.com/google/uuid v1.1.1 // indirect

@@ -27,6 +27,7 @@ def go_repositories():
     )
     go_repository(
         name = "com_github_bazelbuild_buildtools",
+        build_file_generation = "clean",  # its own BUILD files run goyacc, from GitHub; parse.y.go is committed
         importpath = "github.com/bazelbuild/buildtools",
         sum = "h1:scNMqf+FgmWYYwsX4TNjQcDLZu5kbWSwNsbrGkiF23I=",
         version = "v0.0.0-20260904073137-eaa4d125b423",

@@ -7,6 +7,7 @@
 //	gpubuild extract -o DIR FILE
 //	gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] [--json] FILE...
 //	gpubuild embed --lang go|c [...] ARTIFACT
+//	gpubuild chips [--repo DIR] [--json | --set|--add|--remove sm_80,sm_90 | --toolkit 13.0] [--dry-run] [PATTERN...]
 //
 // Arguments may come from Bazel parameter files ("--params=FILE").
 package main
@@ -38,6 +39,7 @@ func verbs() map[string]verb {
 		"check":   {"say whether artifacts load on runner chips (and drivers), and why not", runCheck},
 		"attach":  {"attach an NVVM target to the gpu.modules of an MLIR file (as --nvvm-attach-target)", runAttach},
 		"embed":   {"write a Go file or a C header and source that carry an artifact in a host program", runEmbed},
+		"chips":   {"list and edit the chips of the gpu_module targets in BUILD files", runChips},
 	}
 }
 
@@ -57,7 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	vs := verbs()
 	if len(args) == 0 || vs[args[0]].run == nil {
 		fmt.Fprintln(stderr, "usage: gpubuild VERB [FLAGS] [ARGS]\n\nverbs:")
-		for _, name := range []string{"compile", "link", "inspect", "extract", "check", "attach", "embed"} {
+		for _, name := range []string{"compile", "link", "inspect", "extract", "check", "attach", "embed", "chips"} {
 			fmt.Fprintf(stderr, "  %-10s %s\n", name, vs[name].summary)
 		}
 		return 2

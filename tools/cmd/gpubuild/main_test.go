@@ -68,3 +68,125 @@ func TestErrors(t *testing.T) {
 		t.Errorf("inspect of a missing file: %d %s", code, errs)
 	}
 }
+
+// chipsRepo copies a test repository of tools/buildfile (stored with ".txt" added to every file name,
+// see tools/buildfile/buildfile_test.go) into a temporary directory.
+func chipsRepo(t *testing.T, name string) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "buildfile", "testdata", name, "before")
+	if _, err := os.Stat(src); err != nil {
+		// Under bazel test, unless the test's data holds //tools/buildfile's testdata.
+		t.Skipf("the test repositories of tools/buildfile are not here: %v", err)
+	}
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(dst, strings.TrimSuffix(rel, ".txt"))
+		os.MkdirAll(filepath.Dir(out), 0o755)
+		return os.WriteFile(out, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// The chips verb lists and edits gpu_module targets in a copy of a test repository.
+func TestChips(t *testing.T) {
+	chipsRepo(t, "list") // skips where the test repositories are not
+	golden := func(name, rel string) string {
+		data, err := os.ReadFile(filepath.Join("..", "..", "buildfile", "testdata", name, "after", rel+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	for _, tc := range []struct {
+		name     string
+		args     []string // after --repo DIR
+		code     int
+		stdout   []string // substrings
+		stderr   []string
+		file     string // a file of the repository, checked afterwards
+		wantFile string // its content; "=" for unchanged
+	}{
+		{name: "list", args: nil, code: 0,
+			stdout: []string{"LABEL  ", "//lib:softmax  sm_90a   ", "//app:reduce   (default)", "app/BUILD.bazel:23\n"},
+			stderr: []string{"note: lib/BUILD:21: gpu call in a list comprehension"}},
+		{name: "json", args: []string{"--json", "//lib:thor"}, code: 0,
+			stdout: []string{`{"label":"//lib:thor","file":"lib/BUILD","line":12,"kind":"gpu","chips":["sm_87","sm_101"],"format":"fatbin","runs_on":null}` + "\n"}},
+		// Flags may follow the patterns, as with bazel.
+		{name: "set", args: []string{"//app:reduce", "--set", "sm_90,sm_80"}, code: 0,
+			stdout: []string{"app/BUILD.bazel:16: //app:reduce: chips (unset) -> sm_80, sm_90\n", "wrote app/BUILD.bazel\n"},
+			file:   "app/BUILD.bazel", wantFile: "chips = [\n        \"sm_80\",\n        \"sm_90\",\n    ],\n    format = \"bin\","},
+		{name: "toolkit", args: []string{"--toolkit", "13.0"}, code: 0,
+			stdout: []string{"//app:legacy: sm_50 -> sm_75: CUDA 13.0 cannot compile for sm_50", "//lib:thor: sm_101 -> sm_110", "wrote lib/BUILD\n"},
+			file:   "app/BUILD.bazel", wantFile: golden("toolkit", "app/BUILD.bazel")},
+		{name: "toolkit dry run", args: []string{"--toolkit", "13.0", "--dry-run", "//app/..."}, code: 0,
+			stdout: []string{"sm_70 -> sm_75", "note: runs_on lists sm_70", "dry run: nothing written\n"},
+			file:   "app/BUILD.bazel", wantFile: "="},
+		{name: "nothing to retarget", args: []string{"--toolkit", "12.9", "//app:saxpy"}, code: 0,
+			stdout: []string{"CUDA 12.9 compiles every chip of the 1 target; nothing to change"}},
+		{name: "add nothing new", args: []string{"--add", "sm_90", "//app:saxpy"}, code: 0,
+			stdout: []string{"no BUILD file changed"}, file: "app/BUILD.bazel", wantFile: "="},
+		{name: "unknown chip", args: []string{"--set", "sm_80,sm_99", "//app:saxpy"}, code: 1,
+			stderr: []string{`gpubuild chips: unknown chip "sm_99": not in the chip table; the chips are sm_35,`, "docs/chips.md"},
+			file:   "app/BUILD.bazel", wantFile: "="},
+		{name: "last chip", args: []string{"--remove", "sm_90a", "//lib:all"}, code: 1,
+			stderr: []string{"gpubuild chips: //lib:softmax (lib/BUILD:4): removing sm_90a would leave it no chips"},
+			file:   "lib/BUILD", wantFile: "="},
+		{name: "bad pattern", args: []string{"app:saxpy"}, code: 1, stderr: []string{`bad pattern "app:saxpy"`}},
+		{name: "bad toolkit", args: []string{"--toolkit", "13"}, code: 1, stderr: []string{`--toolkit: bad CUDA version "13"`}},
+		{name: "edit without pattern", args: []string{"--add", "sm_90"}, code: 2, stderr: []string{"--add needs the targets to edit"}},
+		{name: "two edits", args: []string{"--add", "sm_90", "--remove", "sm_80", "//..."}, code: 2, stderr: []string{"one edit at a time"}},
+		{name: "json with an edit", args: []string{"--json", "--add", "sm_90", "//..."}, code: 2, stderr: []string{"--json goes with listing"}},
+		{name: "empty chip", args: []string{"--add", "sm_90,", "//..."}, code: 1, stderr: []string{"an empty chip name"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := chipsRepo(t, "list")
+			var before []byte
+			if tc.file != "" {
+				before, _ = os.ReadFile(filepath.Join(dir, tc.file))
+			}
+			code, out, errs := gpubuild(t, append([]string{"chips", "--repo", dir}, tc.args...)...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errs)
+			}
+			for _, w := range tc.stdout {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout does not hold %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tc.stderr {
+				if !strings.Contains(errs, w) {
+					t.Errorf("stderr does not hold %q:\n%s", w, errs)
+				}
+			}
+			if tc.file == "" {
+				return
+			}
+			got, _ := os.ReadFile(filepath.Join(dir, tc.file))
+			switch {
+			case tc.wantFile == "=" && string(got) != string(before):
+				t.Errorf("%s changed:\n%s", tc.file, got)
+			case tc.wantFile != "=" && !strings.Contains(string(got), tc.wantFile):
+				t.Errorf("%s does not hold %q:\n%s", tc.file, tc.wantFile, got)
+			}
+		})
+	}
+}
+
+// Under bazel run, the repository is $BUILD_WORKSPACE_DIRECTORY.
+func TestChipsWorkspaceDirectory(t *testing.T) {
+	t.Setenv("BUILD_WORKSPACE_DIRECTORY", chipsRepo(t, "list"))
+	if code, out, errs := gpubuild(t, "chips", "//app:legacy"); code != 0 || !strings.Contains(out, "//app:legacy  sm_50,sm_60,sm_70,sm_75  jit") {
+		t.Errorf("chips under bazel run: %d\n%s%s", code, out, errs)
+	}
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/buildfile"
+	"github.com/rulesgpu/rules_gpu/tools/chip"
+)
+
+const chipsUsage = `usage: gpubuild chips [--repo DIR] [--json] [PATTERN...]                 list gpu_module targets
+       gpubuild chips [--repo DIR] [--dry-run] --set sm_80,sm_90 PATTERN...   make their chips exactly these
+       gpubuild chips [--repo DIR] [--dry-run] --add sm_100 PATTERN...        add chips
+       gpubuild chips [--repo DIR] [--dry-run] --remove sm_75 PATTERN...      remove chips
+       gpubuild chips [--repo DIR] [--dry-run] --toolkit 13.0 [PATTERN...]    replace the chips a toolkit cannot compile
+  PATTERN is //..., //pkg/..., //pkg:all or //pkg:name; without one, //... (listing and --toolkit only).
+  --repo defaults to $BUILD_WORKSPACE_DIRECTORY (set by bazel run), else the repository around the
+  current directory.`
+
+// runChips lists and edits the chips of the gpu_module targets in a repository's BUILD files.
+func runChips(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("chips", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprintln(stderr, chipsUsage) }
+	repoDir := fs.String("repo", "", "the repository root (default: $BUILD_WORKSPACE_DIRECTORY, else the repository around the current directory)")
+	asJSON := fs.Bool("json", false, "list: print one JSON object per target, one per line")
+	edits := map[string]*string{
+		"set":    fs.String("set", "", "comma-separated chips: make the targets' chips exactly these"),
+		"add":    fs.String("add", "", "comma-separated chips to add"),
+		"remove": fs.String("remove", "", "comma-separated chips to remove"),
+	}
+	toolkit := fs.String("toolkit", "", "a CUDA version, e.g. 13.0: replace the chips it cannot compile")
+	dryRun := fs.Bool("dry-run", false, "edits: print the changes, write nothing")
+	patterns, err := parseInterspersed(fs, args)
+	if err != nil {
+		return errUsage
+	}
+	usage := func(why string) error {
+		fmt.Fprintf(stderr, "gpubuild chips: %s\n%s\n", why, chipsUsage)
+		return errUsage
+	}
+	op := ""
+	for _, name := range []string{"set", "add", "remove", "toolkit"} {
+		if name == "toolkit" && *toolkit == "" || name != "toolkit" && *edits[name] == "" {
+			continue
+		}
+		if op != "" {
+			return usage(fmt.Sprintf("--%s and --%s: one edit at a time", op, name))
+		}
+		op = name
+	}
+	switch {
+	case op == "" && *dryRun:
+		return usage("--dry-run goes with an edit (--set, --add, --remove or --toolkit)")
+	case op != "" && *asJSON:
+		return usage("--json goes with listing, not with --" + op)
+	case op != "" && op != "toolkit" && len(patterns) == 0:
+		return usage(fmt.Sprintf("--%s needs the targets to edit: //pkg:name, //pkg:all, //pkg/... or //...", op))
+	}
+	// The edit's arguments are checked before any BUILD file is read.
+	var chips []string
+	var tk chip.Toolkit
+	if op == "toolkit" {
+		if tk, err = chip.ParseToolkit(*toolkit); err != nil {
+			return fmt.Errorf("--toolkit: %w", err)
+		}
+		if _, err := tk.NewestPTX(); err != nil { // a CUDA version the chip table does not cover
+			return fmt.Errorf("--toolkit: %w", err)
+		}
+	} else if op != "" {
+		if chips, err = splitChips(op, *edits[op]); err != nil {
+			return err
+		}
+	}
+
+	root, err := repoRoot(*repoDir)
+	if err != nil {
+		return err
+	}
+	repo, err := buildfile.Open(root)
+	if err != nil {
+		return err
+	}
+	targets, skipped, err := repo.Find(patterns)
+	if err != nil {
+		return err
+	}
+	if err := chipsOp(repo, op, patterns, chips, tk, targets, *asJSON, *dryRun, stdout); err != nil {
+		return err
+	}
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "gpubuild chips: note: %s\n", s)
+	}
+	return nil
+}
+
+// chipsOp lists targets (op "") or makes the edit op and prints what it did.
+func chipsOp(repo *buildfile.Repo, op string, patterns, chips []string, tk chip.Toolkit, targets []buildfile.Target, asJSON, dryRun bool, stdout io.Writer) error {
+	var report []fmt.Stringer
+	switch op {
+	case "":
+		if !asJSON {
+			return buildfile.WriteTable(stdout, targets)
+		}
+		enc := json.NewEncoder(stdout)
+		for _, t := range targets {
+			if err := enc.Encode(t); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "toolkit":
+		changes, err := repo.Retarget(patterns, tk)
+		if err != nil {
+			return err
+		}
+		if len(changes) == 0 {
+			fmt.Fprintf(stdout, "CUDA %s compiles every chip of the %s; nothing to change\n", tk, plural(len(targets), "target"))
+			return nil
+		}
+		for _, c := range changes {
+			report = append(report, c)
+		}
+	default:
+		edit := map[string]func([]string, []string) ([]buildfile.Edit, error){"set": repo.Set, "add": repo.Add, "remove": repo.Remove}[op]
+		edits, err := edit(patterns, chips)
+		if err != nil {
+			return err
+		}
+		for _, e := range edits {
+			report = append(report, e)
+		}
+	}
+	for _, r := range report {
+		fmt.Fprintln(stdout, r)
+	}
+	if dryRun {
+		fmt.Fprintln(stdout, "dry run: nothing written")
+		return nil
+	}
+	written, err := repo.Write()
+	for _, w := range written {
+		fmt.Fprintf(stdout, "wrote %s\n", w)
+	}
+	if err == nil && len(written) == 0 {
+		fmt.Fprintln(stdout, "no BUILD file changed")
+	}
+	return err
+}
+
+// parseInterspersed parses flags that may come after patterns, as Bazel's do
+// ("gpubuild chips //app/... --add sm_100"), and returns the patterns. After "--" all is patterns.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// splitChips reads a comma-separated chip list.
+func splitChips(op, s string) ([]string, error) {
+	var chips []string
+	for _, c := range strings.Split(s, ",") {
+		c = strings.TrimSpace(c)
+		if c == "" {
+			return nil, fmt.Errorf("--%s %q: an empty chip name; write chips like sm_80,sm_90", op, s)
+		}
+		chips = append(chips, c)
+	}
+	return chips, nil
+}
+
+// repoRoot is the repository to work on: --repo, else $BUILD_WORKSPACE_DIRECTORY (bazel run sets it to
+// the workspace it ran in), else the repository around the current directory.
+func repoRoot(flagValue string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	if dir := os.Getenv("BUILD_WORKSPACE_DIRECTORY"); dir != "" {
+		return dir, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	root, err := buildfile.FindRoot(wd)
+	if err != nil {
+		return "", fmt.Errorf("%w; pass --repo DIR", err)
+	}
+	return root, nil
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
