@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# scenarios.sh — nested-Bazel integration tests: each scenario is a user's repository that depends on
-# this checkout of rules_gpu, built with its own Bazel output root. Runs inside the build environment
-# (tools/ci/test.sh calls it).
+# scenarios.sh [NAME...] — nested-Bazel integration tests: each scenario is a user's repository
+# (tools/ci/scenarios/NAME) that depends on this checkout of rules_gpu, built with its own Bazel output
+# base under one output root; each checks a success and a failure. Runs inside the build environment
+# (tools/ci/test.sh calls it). With names, runs only those scenarios.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 root=${SCENARIO_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_scenarios}
@@ -9,45 +10,163 @@ passed=0 failed=0
 ok() { echo "PASS $1"; passed=$((passed + 1)); }
 bad() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 
-# workspace NAME: a fresh copy of scenarios/NAME with the user's MODULE.bazel, always at the same path
-# so that its Bazel output base (under $root) is reused between runs.
+# workspace NAME: a fresh copy of scenarios/NAME with the user's MODULE.bazel (its own MODULE.bazel.in,
+# or the shared one), always at the same path so that its Bazel output base (under $root) is reused
+# between runs. Actions are shared between scenarios through a disk cache.
 workspace() {
   ws=$root/workspaces/$1
   rm -rf "$ws"; mkdir -p "$ws"
   cp -r "$repo/tools/ci/scenarios/$1/." "$ws/"
-  sed "s#@RULES_GPU@#$repo#" "$repo/tools/ci/scenarios/MODULE.bazel.in" >"$ws/MODULE.bazel"
-  printf 'common --noenable_workspace\ncommon --lockfile_mode=off\n' >"$ws/.bazelrc"
+  cp "$repo/tools/ci/scenarios/saxpy.mlir" "$ws/"
+  local tmpl=$repo/tools/ci/scenarios/MODULE.bazel.in
+  [ -f "$ws/MODULE.bazel.in" ] && tmpl=$ws/MODULE.bazel.in
+  sed "s#@RULES_GPU@#$repo#" "$tmpl" >"$ws/MODULE.bazel"
+  rm -f "$ws/MODULE.bazel.in"
+  printf 'common --noenable_workspace\ncommon --lockfile_mode=off\nbuild --disk_cache=%s\n' "$root/disk_cache" >"$ws/.bazelrc"
   # A comment unique to this run makes every compile action new, so that action counts do not
-  # depend on what an earlier run left in the reused action cache.
-  for f in "$ws"/*.mlir; do echo "// scenario run $(date +%s%N)" >>"$f"; done
-  echo "$ws"
+  # depend on what an earlier run left in the reused caches.
+  echo "// scenario run $(date +%s%N)" >>"$ws/saxpy.mlir"
 }
 nbazel() { (cd "$ws" && bazel --output_user_root="$root" "$@"); }
 
+# expect NAME OUTPUT TEXT...: passes when OUTPUT holds every TEXT.
+expect() {
+  local name=$1 out=$2 missing=""
+  shift 2
+  for want in "$@"; do grep -qF -- "$want" <<<"$out" || missing="$missing [$want]"; done
+  if [ -z "$missing" ]; then ok "$name"; else bad "$name" "message lacks$missing: $(grep -A4 'ERROR\|FAIL' <<<"$out" | head -20)"; fi
+}
+
+# executed MNEMONIC: how many actions of MNEMONIC the last build ran (cache hits not counted), from
+# its execution log $ws/exec.json.
+executed() {
+  python3 - "$ws/exec.json" "$1" <<'PY'
+import json, sys
+dec, text, n, i = json.JSONDecoder(), open(sys.argv[1]).read(), 0, 0
+while i < len(text):
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i == len(text):
+        break
+    spawn, i = dec.raw_decode(text, i)
+    n += spawn.get("mnemonic") == sys.argv[2] and not spawn.get("remoteCacheHit", False)
+print(n)
+PY
+}
+
 # seed: chips = ["sm_80"], format = "bin", runs_on = ["sm_70"] must fail the build and say why and
 # what to change; after the change it builds, with exactly one more compile action.
-ws=$(workspace seed)
-cp "$ws/BUILD.before" "$ws/BUILD.bazel"
-out=$(nbazel build //:saxpy 2>&1); rc=$?
-if [ $rc -eq 0 ]; then
-  bad seed/refused "the build passed; it must fail: sm_80 code cannot load on sm_70"
-else
-  missing=""
-  for want in "//:saxpy" "does not load on sm_70" "sm_80 SASS runs only on compute capability 8.x chips; sm_70 is 7.0" "fix: add sm_70 to the chips"; do
-    grep -qF "$want" <<<"$out" || missing="$missing [$want]"
-  done
-  [ -z "$missing" ] && ok seed/refused || bad seed/refused "message lacks$missing: $(grep -A3 'FAIL\|ERROR' <<<"$out" | head -20)"
-fi
-cp "$ws/BUILD.after" "$ws/BUILD.bazel"
-out=$(nbazel build //:saxpy --execution_log_json_file="$ws/exec.json" 2>&1); rc=$?
-if [ $rc -ne 0 ]; then
-  bad seed/fixed "the build still fails: $(tail -20 <<<"$out")"
-else
-  compiles=$(grep -c '"mnemonic": "GpuCompile"' "$ws/exec.json" || true)
-  checks=$(grep -c '"mnemonic": "GpuCheck"' "$ws/exec.json" || true)
-  if [ "$compiles" = 1 ] && [ "$checks" = 1 ]; then ok "seed/fixed (re-ran 1 compile, 1 check)"; else bad seed/fixed "ran $compiles compile and $checks check actions, want 1 and 1"; fi
-fi
-nbazel shutdown >/dev/null 2>&1
+scenario_seed() {
+  workspace seed
+  cp "$ws/BUILD.before" "$ws/BUILD.bazel"
+  out=$(nbazel build //:saxpy 2>&1)
+  if [ $? -eq 0 ]; then
+    bad seed/refused "the build passed; it must fail: sm_80 code cannot load on sm_70"
+  else
+    expect seed/refused "$out" "//:saxpy" "does not load on sm_70" \
+      "sm_80 SASS runs only on compute capability 8.x chips; sm_70 is 7.0" "fix: add sm_70 to the chips"
+  fi
+  cp "$ws/BUILD.after" "$ws/BUILD.bazel"
+  out=$(nbazel build //:saxpy --execution_log_json_file="$ws/exec.json" 2>&1)
+  if [ $? -ne 0 ]; then
+    bad seed/fixed "the build still fails: $(tail -20 <<<"$out")"
+  else
+    local compiles checks
+    compiles=$(executed GpuCompile) checks=$(executed GpuCheck)
+    if [ "$compiles" = 1 ] && [ "$checks" = 1 ]; then ok "seed/fixed (re-ran 1 compile, 1 check)"; else bad seed/fixed "ran $compiles compile and $checks check actions, want 1 and 1"; fi
+  fi
+}
 
+# chips: a chip the chip table does not know, or the toolkit cannot compile, fails at analysis (no
+# action runs) naming the target and the chip; adding a chip to one of two targets re-runs exactly one
+# compile and one link.
+scenario_chips() {
+  workspace chips
+  cp "$ws/BUILD.unknown" "$ws/BUILD.bazel"
+  out=$(nbazel build //:saxpy 2>&1)
+  if [ $? -eq 0 ]; then bad chips/unknown "the build passed with chip sm_91"; else
+    expect chips/unknown "$out" "Analysis of target '//:saxpy' failed" "//:saxpy: chips: unknown chip sm_91: not in the chip table (known: sm_35," "see docs/chips.md"
+  fi
+  cp "$ws/BUILD.toolkit" "$ws/BUILD.bazel"
+  out=$(nbazel build //:saxpy 2>&1)
+  if [ $? -eq 0 ]; then bad chips/toolkit "the build passed with chip sm_100 and CUDA 12.4"; else
+    expect chips/toolkit "$out" "Analysis of target '//:saxpy' failed" "//:saxpy: chips: CUDA 12.4 cannot compile for sm_100: sm_100 needs CUDA 12.8 or newer; fix:"
+  fi
+  cp "$ws/BUILD.before" "$ws/BUILD.bazel"
+  out=$(nbazel build //... 2>&1) || { bad chips/add "the first build fails: $(tail -20 <<<"$out")"; return; }
+  cp "$ws/BUILD.after" "$ws/BUILD.bazel"
+  out=$(nbazel build //... --execution_log_json_file="$ws/exec.json" 2>&1) || { bad chips/add "the build with sm_90 fails: $(tail -20 <<<"$out")"; return; }
+  local compiles links
+  compiles=$(executed GpuCompile) links=$(executed GpuLink)
+  if [ "$compiles" = 1 ] && [ "$links" = 1 ]; then ok "chips/add (adding sm_90 to //:saxpy re-ran 1 compile, 1 link)"; else bad chips/add "ran $compiles compile and $links link actions, want 1 and 1"; fi
+}
+
+# hermetic: a toolkit made of pinned NVIDIA-layout archives (from the Debian packages) builds MLIR and
+# CUDA C++ with its own ptxas and headers; a wrong sha256 or version fails, saying what to change.
+scenario_hermetic() {
+  local arch=$root/archives lines version
+  lines=$("$repo/tools/ci/scenarios/hermetic/make_archives.sh" "$arch") || { bad hermetic "make_archives.sh failed"; return; }
+  version=$(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
+  module() { # VERSION BAD_SHA: writes MODULE.bazel; BAD_SHA replaces the cuda_nvcc archive's sha256
+    local entries="" f sha
+    while read -r f sha; do
+      [ -n "$2" ] && [[ $f == cuda_nvcc* ]] && sha=$2
+      entries+="        \"file://$arch/$f\": \"$sha\","$'\n'
+    done <<<"$lines"
+    sed "s#@RULES_GPU@#$repo#; s#@VERSION@#$1#" "$repo/tools/ci/scenarios/hermetic/MODULE.bazel.in" |
+      awk -v e="${entries%$'\n'}" '$0 == "@ARCHIVES@" { print e; next } { print }' >"$ws/MODULE.bazel"
+  }
+  workspace hermetic
+  module "$version" ""
+  out=$(nbazel build //... 2>&1)
+  if [ $? -ne 0 ]; then bad hermetic/build "the build fails: $(tail -20 <<<"$out")"; else
+    # Which ptxas and --cuda-path each compile action uses, from the action graph.
+    out=$(nbazel aquery 'mnemonic(GpuCompile, //...)' --output=jsonproto 2>/dev/null | python3 -c '
+import json, sys
+for a in json.load(sys.stdin).get("actions", []):
+    args = a["arguments"]
+    print(" ".join(f"{flag} {args[i + 1]}" for i, flag in enumerate(args) if flag in ("--ptxas", "--cuda-path")))')
+    local ptxas cudapath
+    ptxas=$(grep -c -- "--ptxas external/[^ ]*cuda_toolkit/bin/ptxas" <<<"$out")
+    cudapath=$(grep -c -- "--cuda-path external/[^ ]*cuda_toolkit\( \|$\)" <<<"$out")
+    # //:saxpy: sm_80 and sm_90 cubins and sm_80 PTX; //:saxpy_cuda: an sm_80 cubin and PTX.
+    if [ "$ptxas" = 5 ] && [ "$cudapath" = 2 ]; then ok "hermetic/build (5 compiles with the archive's ptxas, the 2 of CUDA C++ with its headers)"; else
+      bad hermetic/build "$ptxas compiles use the archive's ptxas (want 5), $cudapath the archive as --cuda-path (want 2): $out"; fi
+  fi
+  module "$version" 0000000000000000000000000000000000000000000000000000000000000000
+  out=$(nbazel build //... 2>&1)
+  if [ $? -eq 0 ]; then bad hermetic/sha256 "the build passed with a wrong sha256"; else
+    expect hermetic/sha256 "$out" "rules_gpu: @" "cuda_nvcc-linux-x86_64-" "sha256 mismatch: the pin says 0000000000000000000000000000000000000000000000000000000000000000, the archive served is $(sha256sum "$arch"/cuda_nvcc-* | cut -d' ' -f1)" "pin the new sha256 in cuda.archive"
+  fi
+  module 12.8 ""
+  out=$(nbazel build //... 2>&1)
+  if [ $? -eq 0 ]; then bad hermetic/version "the build passed with version 12.8"; else
+    expect hermetic/version "$out" "the archives hold CUDA $version (ptxas --version), but version = \"12.8\""
+  fi
+}
+
+# embed: a user's go_test and cc_test use the fatbin through gpu_go_library and gpu_cc_library; a
+# module with one cubin per chip has no single file to embed, and the build says so.
+scenario_embed() {
+  workspace embed
+  out=$(nbazel test //... 2>&1)
+  if [ $? -ne 0 ]; then bad embed/test "bazel test fails: $(tail -20 <<<"$out")"; else
+    expect embed/test "$out" "//:go_test" "//:cc_test" "2 tests pass"
+  fi
+  cp "$ws/BUILD.multi" "$ws/BUILD.bazel"
+  out=$(nbazel build //... 2>&1)
+  if [ $? -eq 0 ]; then bad embed/multi "the build passed embedding two cubins"; else
+    expect embed/multi "$out" "//:saxpy_go_embed: module //:saxpy has no single artifact to embed: format \"bin\" with chips [\"sm_80\", \"sm_90\"] gives one file per chip; use format = \"fatbin\""
+  fi
+}
+
+names=("$@")
+[ ${#names[@]} -eq 0 ] && names=(seed chips hermetic embed)
+for name in "${names[@]}"; do
+  start=$SECONDS
+  "scenario_$name"
+  nbazel shutdown >/dev/null 2>&1
+  echo "     $name: $((SECONDS - start)) s"
+done
 echo "scenarios: $passed passed, $failed failed"
 [ $failed -eq 0 ]
