@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,10 +18,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*/after and testdata/*/report.txt from what the operations do")
 
-// The test repositories live in testdata/CASE/before (the repository an operation starts from) and
-// testdata/CASE/after (what it must leave, byte for byte), with ".txt" added to every file name so that
+// Every operation starts from the test repository testdata/repo and must leave testdata/CASE/after
+// (byte for byte; no after: the repository unchanged), with ".txt" added to every file name so that
 // Bazel, buildifier and gazelle do not take their BUILD and MODULE.bazel files for part of rules_gpu.
 // copyRepo drops the suffix; testdata/CASE/report.txt is what the operation reports.
+const testRepoDir = "testdata/repo"
 
 // copyRepo copies the test repository src into dst, dropping the ".txt" of every file name.
 func copyRepo(t *testing.T, src, dst string) {
@@ -119,7 +121,7 @@ func TestGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join("testdata", tc.name)
 			repo := t.TempDir()
-			copyRepo(t, filepath.Join(dir, "before"), repo)
+			copyRepo(t, testRepoDir, repo)
 			r, err := Open(repo)
 			if err != nil {
 				t.Fatal(err)
@@ -138,6 +140,9 @@ func TestGolden(t *testing.T) {
 				if err := os.RemoveAll(filepath.Join(dir, "after")); err != nil {
 					t.Fatal(err)
 				}
+				if maps.Equal(got, readTree(t, testRepoDir, ".txt")) {
+					got = nil // unchanged: no after
+				}
 				for rel, data := range got {
 					p := filepath.Join(dir, "after", filepath.FromSlash(rel)+".txt")
 					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -152,7 +157,11 @@ func TestGolden(t *testing.T) {
 				}
 				return
 			}
-			want := readTree(t, filepath.Join(dir, "after"), ".txt")
+			wantDir := filepath.Join(dir, "after")
+			if _, err := os.Stat(wantDir); err != nil {
+				wantDir = testRepoDir
+			}
+			want := readTree(t, wantDir, ".txt")
 			for rel, w := range want {
 				if g, ok := got[rel]; !ok {
 					t.Errorf("%s: missing after the operation", rel)
@@ -174,7 +183,8 @@ func TestGolden(t *testing.T) {
 
 // The test repositories are buildifier-formatted, so the goldens differ from them only by the edits.
 func TestTestdataFormatted(t *testing.T) {
-	dirs, _ := filepath.Glob("testdata/*/*")
+	dirs, _ := filepath.Glob("testdata/*/after")
+	dirs = append(dirs, testRepoDir)
 	for _, dir := range dirs {
 		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 			continue
@@ -195,11 +205,11 @@ func TestTestdataFormatted(t *testing.T) {
 	}
 }
 
-// testRepo copies testdata/list/before into a temporary directory and opens it.
+// testRepo copies testdata/repo into a temporary directory and opens it.
 func testRepo(t *testing.T) (*Repo, string) {
 	t.Helper()
 	dir := t.TempDir()
-	copyRepo(t, "testdata/list/before", dir)
+	copyRepo(t, testRepoDir, dir)
 	r, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -437,7 +447,7 @@ func TestOpen(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "WORKSPACE"), nil, 0o644)
 	out := t.TempDir()
-	copyRepo(t, "testdata/list/before/app", filepath.Join(out, "app"))
+	copyRepo(t, testRepoDir+"/app", filepath.Join(out, "app"))
 	os.WriteFile(filepath.Join(out, "MODULE.bazel"), nil, 0o644)
 	if err := os.Symlink(out, filepath.Join(dir, "bazel-out")); err != nil {
 		t.Skip(err)

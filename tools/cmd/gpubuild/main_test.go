@@ -69,11 +69,11 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// chipsRepo copies a test repository of tools/buildfile (stored with ".txt" added to every file name,
+// chipsRepo copies the test repository of tools/buildfile (stored with ".txt" added to every file name,
 // see tools/buildfile/buildfile_test.go) into a temporary directory.
-func chipsRepo(t *testing.T, name string) string {
+func chipsRepo(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "buildfile", "testdata", name, "before")
+	src := filepath.Join("..", "..", "buildfile", "testdata", "repo")
 	if _, err := os.Stat(src); err != nil {
 		// Under bazel test, unless the test's data holds //tools/buildfile's testdata.
 		t.Skipf("the test repositories of tools/buildfile are not here: %v", err)
@@ -100,7 +100,7 @@ func chipsRepo(t *testing.T, name string) string {
 
 // The chips verb lists and edits gpu_module targets in a copy of a test repository.
 func TestChips(t *testing.T) {
-	chipsRepo(t, "list") // skips where the test repositories are not
+	chipsRepo(t) // skips where the test repositories are not
 	golden := func(name, rel string) string {
 		data, err := os.ReadFile(filepath.Join("..", "..", "buildfile", "testdata", name, "after", rel+".txt"))
 		if err != nil {
@@ -150,7 +150,7 @@ func TestChips(t *testing.T) {
 		{name: "empty chip", args: []string{"--add", "sm_90,", "//..."}, code: 1, stderr: []string{"an empty chip name"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := chipsRepo(t, "list")
+			dir := chipsRepo(t)
 			var before []byte
 			if tc.file != "" {
 				before, _ = os.ReadFile(filepath.Join(dir, tc.file))
@@ -185,7 +185,7 @@ func TestChips(t *testing.T) {
 
 // Under bazel run, the repository is $BUILD_WORKSPACE_DIRECTORY.
 func TestChipsWorkspaceDirectory(t *testing.T) {
-	t.Setenv("BUILD_WORKSPACE_DIRECTORY", chipsRepo(t, "list"))
+	t.Setenv("BUILD_WORKSPACE_DIRECTORY", chipsRepo(t))
 	if code, out, errs := gpubuild(t, "chips", "//app:legacy"); code != 0 || !strings.Contains(out, "//app:legacy  sm_50,sm_60,sm_70,sm_75  jit") {
 		t.Errorf("chips under bazel run: %d\n%s%s", code, out, errs)
 	}
