@@ -1,7 +1,7 @@
 """rules_gpu: the public Starlark surface. Load everything from here.
 
 ```starlark
-load("@rules_gpu//rules:defs.bzl", "gpu_module")
+load("@rules_gpu//rules:defs.bzl", "gpu_cc_library", "gpu_go_library", "gpu_module")
 
 gpu_module(
     name = "saxpy",

@@ -136,7 +136,9 @@ the driver JIT-compiles on newer GPUs) and `jit` (only the PTX for the lowest ch
 chips are unknown when building).""",
     attrs = {
         "chips": attr.string_list(
-            doc = "The chips to build for, e.g. `[\"sm_80\", \"sm_90\"]`. Default: `--@rules_gpu//gpu:chips`.",
+            doc = """The chips to build for, e.g. `["sm_80", "sm_90"]`. Default: `--@rules_gpu//gpu:chips`. A chip
+the chip table does not know, or that the CUDA toolchain's version cannot compile, fails the analysis
+with the reason and the fix (docs/chips.md lists the chips and toolkits).""",
         ),
         "compress": attr.string(
             default = "lz4",
