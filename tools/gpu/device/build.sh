@@ -42,6 +42,16 @@ tools/env/env.sh run bash -c '
 ' _ "$(cd "$out" && pwd)/examples"
 ls "$out/examples"
 
+# A host program that carries its GPU code: gpu_cc_library's header and source for saxpy_mlir's
+# fatbin, and saxpy_host.c, compiled on the GPU machine against its cuda.h and libcuda.
+mkdir -p "$out/embed/examples/saxpy"
+tools/env/env.sh run bash -c '
+  set -euo pipefail
+  bazel build //examples/saxpy:saxpy_cc >/dev/null 2>&1 || bazel build //examples/saxpy:saxpy_cc
+  cp bazel-bin/examples/saxpy/saxpy_cc.h bazel-bin/examples/saxpy/saxpy_cc.c examples/saxpy/saxpy_host.c "$1/examples/saxpy/"
+' _ "$(cd "$out" && pwd)/embed"
+ls "$out/embed/examples/saxpy"
+
 # The seed scenario: refused at build time for sm_90; the artifacts forced through, for the GPU.
 mkdir -p "$out/seed"
 tools/env/env.sh run bash -c '

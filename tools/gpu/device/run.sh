@@ -5,7 +5,9 @@
 #   2. ground truth for `gpubuild check`: artifacts built by this machine's CUDA toolkit (cubins and
 #      PTX for many chips, and mixtures linked by gpubuild) are loaded by the driver, and the driver's
 #      answer is compared with `gpubuild check --runs-on <this GPU> --driver <its CUDA version>`;
-#   3. load times: median of repeated loads, SASS vs PTX JIT, with CUDA_CACHE_DISABLE=1.
+#   3. load times: median of repeated loads, SASS vs PTX JIT, with CUDA_CACHE_DISABLE=1;
+#   4.-7. the examples built by rules_gpu, MLIR's own artifacts, the seed scenario, and a C host
+#      program that carries the saxpy fatbin (gpu_cc_library), compiled here.
 # Results go to $OUT (or DIR/out): results.md, and the raw JSON lines.
 set -uo pipefail
 dir=$(cd "${1:?usage: run.sh DIR}" && pwd)
@@ -136,6 +138,18 @@ res=$("$r" saxpy "$dir/seed/seed_fatbin.fatbin" 2>&1); rc=$?
 how=$("$g" check --json --runs-on "$chip" --driver "$driver" "$dir/seed/seed_fatbin.fatbin" | sed -n 's/.*"how":"\([^"]*\)".*/\1/p')
 [ $rc -eq 0 ] && [ "$how" = "PTX JIT" ] && ok=PASS || { ok=FAIL; fail=1; }
 echo "| seed_fatbin.fatbin (sm_80 cubin + sm_80 PTX) | loads by PTX JIT, runs | $ok ($how): $(tr '\n' ' ' <<<"$res" | sed "s#$dir/##g") |" >>"$md"
+
+# 7. A host program that carries its GPU code (gpu_cc_library), built here with gcc and this toolkit.
+{
+  echo
+  echo "## 7. A host program with its GPU code embedded (gpu_cc_library + examples/saxpy/saxpy_host.c)"
+  echo
+} >>"$md"
+e=$dir/embed
+cudainc=$(dirname "$nvcc")/../include
+if res=$(cd "$e" && gcc -std=c11 -O2 -Wall -I. -I"$cudainc" examples/saxpy/saxpy_host.c examples/saxpy/saxpy_cc.c \
+    -L"$(dirname "$nvcc")/../lib64/stubs" -lcuda -lm -o saxpy_host 2>&1 && ./saxpy_host 2>&1); then ok=PASS; else ok=FAIL; fail=1; fi
+echo "$ok: \`gcc saxpy_host.c saxpy_cc.c -lcuda && ./saxpy_host\`: $(tr '\n' ' ' <<<"$res")" >>"$md"
 
 # 3. Load times.
 {
