@@ -27,3 +27,10 @@ for f in "${files[@]}"; do
   done < <("$g" check --json --runs-on "$runners" --driver "$driver" "$f" 2>/dev/null || true)
   echo "   runs on (driver $driver):$line   (-sm_XX: does not load; (JIT): the driver compiles its PTX)"
 done
+
+printf '\n== the gpu_module targets of examples/ (gpubuild chips)\n'
+"$g" chips --repo . //examples/...
+printf '\n== the same fatbin inside host programs: Go (gpu_go_library) and C (gpu_cc_library)\n'
+bazel build //examples/saxpy:saxpy_gpu //examples/saxpy:saxpy_cc >/dev/null 2>&1
+sed -n '1,4p' bazel-bin/examples/saxpy/saxpy_gpu_embed/saxpy_gpu.go
+sed -n '2p' bazel-bin/examples/saxpy/saxpy_cc.h
