@@ -45,15 +45,29 @@ host_mirror() {
 stage_done() { [ -f "$cache/stamps/$1" ] && [ "$(cat "$cache/stamps/$1")" = "$2" ]; }
 stage_mark() { mkdir -p "$cache/stamps"; echo "$2" >"$cache/stamps/$1.tmp"; mv "$cache/stamps/$1.tmp" "$cache/stamps/$1"; }
 
-# Runs a command as root inside the rootfs without the work tree (used while setting up).
-in_root() {
+# enter WORKTREE CWD NENV ENV... CMD...: runs CMD as root inside the rootfs, in fresh mount and PID
+# namespaces, with /proc, /dev, /sys and resolv.conf mounted and, when WORKTREE is not empty, the work
+# tree mounted at its own path, CWD as the working directory and a tmpfs /tmp. The rootfs becomes the
+# namespace's root by pivot_root, not chroot: the kernel refuses new user namespaces inside a chroot,
+# and Bazel's linux-sandbox needs them. NENV counts the NAME=VALUE words that follow it.
+enter() {
   unshare --mount --pid --fork --propagation private -- bash -c '
-    set -e; r=$1; shift
+    set -e; r=$1; repo=$2; cwd=$3; nenv=$4; shift 4
+    mount --bind "$r" "$r"  # pivot_root wants the new root to be a mount point
     mount -t proc proc "$r/proc"; mount --rbind /dev "$r/dev"; mount --rbind /sys "$r/sys"
     [ -e /etc/resolv.conf ] && mount --bind /etc/resolv.conf "$r/etc/resolv.conf" || true
-    exec chroot "$r" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-      LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"' _ "$root" "$@"
+    if [ -n "$repo" ]; then
+      mount -t tmpfs tmpfs "$r/tmp"
+      mkdir -p "$r$repo"; mount --bind "$repo" "$r$repo"
+    fi
+    cd "$r"; pivot_root . mnt; umount -l /mnt; cd /
+    exec /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+      LANG=C.UTF-8 "${@:1:$nenv}" bash -c "cd \"\$0\" && exec \"\$@\"" "${cwd:-/}" "${@:$((nenv+1))}"' \
+    _ "$root" "$@"
 }
+
+# Runs a command as root inside the rootfs without the work tree (used while setting up).
+in_root() { enter "" "" 1 DEBIAN_FRONTEND=noninteractive "$@"; }
 
 stage_debootstrap() {
   local fp="sid $(host_mirror)"
@@ -107,6 +121,14 @@ stage_bazelrc() {
   rm -rf "$root/opt/rules_gpu/stubs"
   mv "$root/opt/rules_gpu/stubs.new" "$root/opt/rules_gpu/stubs"
   cp "$here/offline/bazelrc" "$root/etc/bazel.bazelrc"
+  # A file registry for the modules that only some workspaces use (an --override_module for them would
+  # fail every workspace whose graph lacks them): Debian's packaged copies, by local_path.
+  local reg=$root/opt/rules_gpu/registry
+  rm -rf "$reg"; mkdir -p "$reg/modules/stardoc/0.8.1"
+  echo '{}' >"$reg/bazel_registry.json"
+  echo '{"versions": ["0.8.1"]}' >"$reg/modules/stardoc/metadata.json"
+  cp "$root/usr/share/bazel/tools/stardoc/MODULE.bazel" "$reg/modules/stardoc/0.8.1/MODULE.bazel"
+  echo '{"type": "local_path", "path": "/usr/share/bazel/tools/stardoc"}' >"$reg/modules/stardoc/0.8.1/source.json"
 }
 
 setup() {
@@ -131,16 +153,8 @@ run() {
   for v in CI TERM GOPROXY GONOSUMDB GOPRIVATE GOFLAGS GOSUMDB RULES_GPU_TEST_FILTER; do
     [ -n "${!v:-}" ] && pass+=("$v=${!v}")
   done
-  unshare --mount --pid --fork --propagation private -- bash -c '
-    set -e; r=$1; repo=$2; cwd=$3; npass=$4; shift 4
-    mount -t proc proc "$r/proc"; mount --rbind /dev "$r/dev"; mount --rbind /sys "$r/sys"
-    [ -e /etc/resolv.conf ] && mount --bind /etc/resolv.conf "$r/etc/resolv.conf" || true
-    mount -t tmpfs tmpfs "$r/tmp"
-    mkdir -p "$r$repo"; mount --bind "$repo" "$r$repo"
-    exec chroot "$r" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-      LANG=C.UTF-8 USER=root GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0="*" \
-      RULES_GPU_IN_ENV=1 "${@:1:$npass}" bash -c "cd \"\$0\" && exec \"\$@\"" "$cwd" "${@:$((npass+1))}"' \
-    _ "$root" "$repo" "$cwd" "${#pass[@]}" "${pass[@]}" "$@"
+  pass+=(USER=root GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0="*" RULES_GPU_IN_ENV=1)
+  enter "$repo" "$cwd" "${#pass[@]}" "${pass[@]}" "$@"
 }
 
 case "${1:-}" in
