@@ -17,7 +17,8 @@ def rules_gpu_toolchains(name = "cuda_toolkit", path = "", cuda_archives = {}, c
 
     Args:
       name: the toolkit repository's name.
-      path: the local toolkit's root; default: `$CUDA_PATH`, `/usr/local/cuda`, then `/usr/bin`.
+      path: the local toolkit's root, the only place looked at when set; default: search `$CUDA_PATH`,
+        `/usr/local/cuda`, then `/usr/bin`.
       cuda_archives: URL -> sha256 of NVIDIA's redistributable archives of a hermetic toolkit.
       cuda_version: the version the archives must hold, e.g. `12.4`.
       llvm_name: the LLVM repository's name.

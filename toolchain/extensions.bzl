@@ -50,7 +50,7 @@ register_toolchains("@cuda_toolkit//:all")
         "local": local_tag(
             default_name = "cuda_toolkit",
             what = "A CUDA toolkit",
-            path_doc = "The toolkit's root; default: `$CUDA_PATH`, `/usr/local/cuda`, then `/usr/bin`.",
+            path_doc = "The toolkit's root, the only place looked at when set; default: search `$CUDA_PATH`, `/usr/local/cuda`, then `/usr/bin`.",
         ),
     },
 )

@@ -5,9 +5,11 @@ load(":cuda_toolchain.bzl", "CUDA_TOOLS")
 
 def _candidates(rctx):
     """Toolkit bin directories to try, most specific first."""
-    dirs = []
     if rctx.attr.path:
-        dirs.append(rctx.attr.path + "/bin")
+        # A path the user names is the only place to look: falling back to another toolkit would
+        # build with one they did not choose.
+        return [rctx.attr.path + "/bin"]
+    dirs = []
     cuda_path = rctx.os.environ.get("CUDA_PATH", "")
     if cuda_path:
         dirs.append(cuda_path + "/bin")
@@ -52,8 +54,10 @@ def _local_cuda_toolkit_impl(rctx):
             if rctx.path(p + "/include/cuda.h").exists and rctx.path(p + "/nvvm/libdevice").exists:
                 attrs.append('cuda_path = "%s",' % p)
                 break
+    elif rctx.attr.path:
+        attrs.append('missing = "no CUDA toolkit at %s (no bin/ptxas there), the path that cuda.local(path = ...) or rules_gpu_toolchains(path = ...) names; fix the path, or leave it out to search $CUDA_PATH, /usr/local/cuda and /usr/bin",' % rctx.attr.path)
     else:
-        attrs.append('missing = "no CUDA toolkit found (looked for ptxas in %s); install one, set CUDA_PATH, or use a hermetic toolkit",' % ", ".join(tried))
+        attrs.append('missing = "no CUDA toolkit found (looked for ptxas in %s); install one, set CUDA_PATH, or use a hermetic toolkit (cuda.archive)",' % ", ".join(tried))
     write_toolchain_repo(
         rctx,
         rule_file = Label("//toolchain:cuda_toolchain.bzl"),
@@ -67,7 +71,8 @@ local_cuda_toolkit = repository_rule(
     implementation = _local_cuda_toolkit_impl,
     doc = """Finds a CUDA toolkit on the machine that builds and exposes it as a `cuda_toolchain`.
 
-Looks in `path`, then `$CUDA_PATH`, `/usr/local/cuda` and the Debian/Ubuntu layout (`/usr/bin`).
+Looks only in `path` when it is set; otherwise in `$CUDA_PATH`, `/usr/local/cuda` and the Debian/Ubuntu
+layout (`/usr/bin`).
 The version comes from `ptxas --version`. Without a toolkit the repository still exists and every
 rule that needs ptxas fails with an error that says where it looked.""",
     attrs = {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rulesgpu/rules_gpu/tools/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 
@@ -159,8 +160,23 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 	return finish(job, next)
 }
 
-// finish moves the last stage's output to job.Out.
+// finish moves the last stage's output to job.Out, after checking that PTX and cubins define a
+// kernel: a module without one loads, but there is nothing to launch, which is always a mistake
+// (a missing `kernel` attribute on a gpu.func, or __device__ where __global__ was meant).
 func finish(job Job, path string) error {
+	if job.Format != FormatOffload {
+		a, err := artifact.Open(path)
+		if err != nil {
+			return job.fail(nil, "", err)
+		}
+		kernels, err := a.Kernels()
+		if err != nil {
+			return job.fail(nil, "", err)
+		}
+		if len(kernels) == 0 {
+			return job.fail(nil, "", errors.New("the module defines no kernel, so there is nothing to launch; mark the entry points: `kernel` on a gpu.func (MLIR), __global__ (CUDA C++), .entry (PTX), ptx_kernel calling convention (LLVM IR)"))
+		}
+	}
 	if err := os.Rename(path, job.Out); err != nil {
 		return job.fail(nil, "", err)
 	}

@@ -140,6 +140,14 @@ func TestPipelineErrors(t *testing.T) {
 		{name: "libdevice missing", src: "testdata/softplus.ll", tools: func() Tools { t := tools; t.Libdevice = ""; return t }(),
 			want: []string{"calls libdevice", "no libdevice.10.bc"}},
 		{name: "unknown kind", src: write("k.c", "int x;"), want: []string{"unknown source kind"}},
+		{name: "no kernel (MLIR)", src: write("helper.mlir", "module attributes {gpu.container_module} {\n  gpu.module @k {\n    gpu.func @helper(%n: i32) -> i32 {\n      gpu.return %n : i32\n    }\n  }\n}\n"),
+			want: []string{"helper.mlir", "the module defines no kernel", "`kernel` on a gpu.func"}},
+		{name: "no kernel (CUDA)", src: write("helper.cu", "__device__ float twice(float x) { return 2 * x; }\n"),
+			want: []string{"helper.cu", "the module defines no kernel", "__global__"}},
+		{name: "no kernel (PTX)", src: write("helper.ptx", ".version 7.0\n.target sm_80\n.address_size 64\n\n.visible .func (.reg .f32 %r) twice(.reg .f32 %a)\n{\n\tadd.f32 %r, %a, %a;\n\tret;\n}\n"),
+			want: []string{"helper.ptx", "the module defines no kernel", ".entry (PTX)"}},
+		{name: "PTX ISA too low for its target", src: write("low.ptx", ".version 7.0\n.target sm_90\n.address_size 64\n\n.visible .entry k()\n{\n\tret;\n}\n"),
+			want: []string{"low.ptx", "PTX ISA 7.0", "sm_90 needs PTX ISA 7.8 or newer", "change the .version directive"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tl := tools

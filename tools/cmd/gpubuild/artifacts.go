@@ -146,7 +146,7 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	for _, path := range fs.Args() {
 		a, err := artifact.Open(path)
 		if err != nil {
-			return fmt.Errorf("%s%w", prefix, err)
+			return fmt.Errorf("%s%w (the file is damaged or not a fatbin, cubin or PTX file: rebuild it)", prefix, err)
 		}
 		arts = append(arts, a)
 	}
