@@ -38,8 +38,8 @@ if ! diff -u "$saved/WORKSPACE" WORKSPACE || ! diff -u "$saved/go_repositories.b
   exit 1
 fi
 
-step "bazel test //... (bzlmod)"
-bazel test //...
+step "bazel test //... (bzlmod; every action in linux-sandbox, without network)"
+bazel test --spawn_strategy=linux-sandbox --sandbox_default_allow_network=false //...
 
 step "bazel test //... (WORKSPACE mode)"
 bazel test --config=workspace //...
@@ -50,6 +50,9 @@ if out=$(bazel build //examples/seed:seed_bin --@rules_gpu//gpu:runners=sm_90 --
 fi
 grep -F "does not load on sm_90" <<<"$out" && grep -F "fix: add sm_90 to the chips" <<<"$out" ||
   { echo "FAIL: the refusal does not say why and what to change:" >&2; tail -20 <<<"$out" >&2; exit 1; }
+
+step "reproducible: two clean builds, at different paths and output roots, give the same bytes"
+tools/ci/reproducible.sh
 
 step "scenarios: nested Bazel workspaces that use rules_gpu"
 tools/ci/scenarios.sh

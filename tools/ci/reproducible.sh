@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# reproducible.sh — two clean builds of //examples/..., from copies of this checkout at different paths
+# and in different Bazel output roots, must give byte-identical GPU artifacts (every cubin, PTX, LLVM
+# bitcode and fatbin, and the Go and C files that embed them). Prints both sha256 lists' common part
+# and fails on any difference. Runs inside the build environment (tools/ci/test.sh calls it).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+base=${REPRO_ROOT:-$HOME/.cache/rules_gpu_repro}
+rm -rf "$base"; mkdir -p "$base"
+sums=()
+for co in one/rules_gpu two/elsewhere/checkout; do
+  dir=$base/$co root=$base/output-${co%%/*}
+  mkdir -p "$dir"
+  # The files a clean checkout has: tracked, and new ones not ignored.
+  (cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null) | tar -C "$dir" -xf -
+  (cd "$dir" && bazel --output_user_root="$root" build --disk_cache= //examples/... >"$base/${co%%/*}.log" 2>&1) ||
+    { tail -30 "$base/${co%%/*}.log"; echo "reproducible.sh: the build in $dir failed" >&2; exit 1; }
+  (cd "$dir" && find -L bazel-bin/examples -type f \( -name '*.cubin' -o -name '*.ptx' -o -name '*.bc' -o -name '*.fatbin' \
+    -o -name '*.go' -o -name '*.h' -o -name '*.c' \) -not -path '*.runfiles/*' | LC_ALL=C sort | xargs sha256sum) >"$base/${co%%/*}.sha256"
+  (cd "$dir" && bazel --output_user_root="$root" shutdown)
+  sums+=("$base/${co%%/*}.sha256")
+done
+n=$(wc -l <"${sums[0]}")
+if ! diff -u "${sums[@]}"; then
+  echo "reproducible.sh: the two builds differ (above: - $base/one, + $base/two)" >&2
+  exit 1
+fi
+[ "$n" -gt 20 ] || { echo "reproducible.sh: only $n artifacts found; expected the examples' (more than 20)" >&2; exit 1; }
+echo "reproducible: $n artifacts byte-identical between $base/one/rules_gpu and $base/two/elsewhere/checkout"
