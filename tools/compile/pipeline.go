@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rulesgpu/rules_gpu/tools/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
@@ -95,6 +96,9 @@ type Job struct {
 	// Module selects, by regular expression, which gpu.module of an MLIR source to compile; the
 	// source must then hold exactly one match. Empty: the source must hold exactly one gpu.module.
 	Module string
+	// Trace, when set, is told each tool run's stage and wall time (for profiling the helper's own
+	// overhead: its total time minus the tools').
+	Trace func(stage string, d time.Duration)
 }
 
 // Compile runs the pipeline for one job: MLIR → LLVM IR → PTX → cubin, entering at the source's kind
@@ -228,7 +232,12 @@ func (job Job) exec(ctx context.Context, stage string, cmd ...string) error {
 	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out
-	if err := c.Run(); err != nil {
+	start := time.Now()
+	err := c.Run()
+	if job.Trace != nil {
+		job.Trace(stage, time.Since(start))
+	}
+	if err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
 			err = fmt.Errorf("%s: %s exited with status %d", stage, filepath.Base(cmd[0]), exit.ExitCode())

@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"time"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/compile"
@@ -99,6 +101,7 @@ func runCompile(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs.StringVar(&tools.CUDAPath, "cuda-path", "", "the CUDA toolkit root, for clang's --cuda-path")
 	var ptxasOpts multiFlag
 	fs.Var(&ptxasOpts, "ptxas_opt", "an extra ptxas option (repeatable)")
+	trace := fs.String("trace", "", "append one JSON line with the helper's wall time and each tool's to this file (profiling)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -132,7 +135,25 @@ func runCompile(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if *opt < 0 || *opt > 3 {
 		return fmt.Errorf("%s: -O %d: use 0 to 3", name, *opt)
 	}
-	return tools.Compile(ctx, job)
+	if *trace == "" {
+		return tools.Compile(ctx, job)
+	}
+	start := time.Now()
+	var stages []string
+	var toolTime time.Duration
+	job.Trace = func(stage string, d time.Duration) {
+		stages = append(stages, fmt.Sprintf("[%q,%.3f]", stage, d.Seconds()*1000))
+		toolTime += d
+	}
+	err = tools.Compile(ctx, job)
+	total := time.Since(start)
+	f, ferr := os.OpenFile(*trace, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if ferr != nil {
+		return errors.Join(err, fmt.Errorf("%s: --trace: %w", name, ferr))
+	}
+	fmt.Fprintf(f, "{\"target\":%q,\"chip\":%q,\"total_ms\":%.3f,\"tools_ms\":%.3f,\"stages_ms\":[%s]}\n",
+		name, job.Chip, total.Seconds()*1000, toolTime.Seconds()*1000, strings.Join(stages, ","))
+	return errors.Join(err, f.Close())
 }
 
 type multiFlag []string
