@@ -37,10 +37,10 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // ptxas compiles PTX src into the cubin out for the job's chip.
 func (t Tools) ptxas(ctx context.Context, job Job, src, out string) error {
-	args := []string{t.Ptxas, "-arch=" + job.Chip.String()}
-	if job.Kind != KindPTX {
-		args = append(args, "-O"+strconv.Itoa(min(job.O, 3)))
-	}
+	// The job's optimisation level for every source kind: a gpu_module's opt_level means the same
+	// whether its PTX came from MLIR, clang or a file (and a fatbin's lowest cubin is compiled from its
+	// PTX: it must equal the cubin the full pipeline would give).
+	args := []string{t.Ptxas, "-arch=" + job.Chip.String(), "-O" + strconv.Itoa(min(job.O, 3))}
 	args = append(args, job.PtxasOptions...)
 	args = append(args, "-o", out, src)
 	return job.exec(ctx, "ptxas", args...)

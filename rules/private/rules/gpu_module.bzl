@@ -73,22 +73,24 @@ def _gpu_module_impl(ctx):
     )
     name = ctx.label.name
 
-    def compile(chip, format):
+    def compile(chip, format, source = src):
         out = ctx.actions.declare_file("%s.%s.%s" % (name, chip, _EXT[format]))
-        emit_compile(ctx, gpubuild = ctx.executable._gpubuild, cuda = cuda, llvm = llvm, src = src, chip = chip, format = format, out = out, opts = opts)
+        emit_compile(ctx, gpubuild = ctx.executable._gpubuild, cuda = cuda, llvm = llvm if source == src else None, src = source, chip = chip, format = format, out = out, opts = opts)
         return out
 
     lowest = sorted(chips, key = _chip_rank)[0]
     files_by_chip = {}
     ptx = None
+    if fmt in ["fatbin", "jit"]:
+        ptx = src if is_ptx else compile(lowest, "isa")
     if fmt in ["bin", "fatbin"]:
         for chip in chips:
-            files_by_chip[chip] = compile(chip, "bin")
+            # A fatbin's PTX is the lowest chip's: its cubin is that PTX through ptxas, not a second
+            # run of the whole pipeline (the same bytes, one front end less per module).
+            files_by_chip[chip] = compile(chip, "bin", ptx) if chip == lowest and ptx and not is_ptx else compile(chip, "bin")
     elif fmt in ["isa", "offload"]:
         for chip in chips:
             files_by_chip[chip] = compile(chip, fmt)
-    if fmt in ["fatbin", "jit"]:
-        ptx = src if is_ptx else compile(lowest, "isa")
     fatbin = None
     if fmt == "fatbin":
         fatbin = ctx.actions.declare_file(name + ".fatbin")
