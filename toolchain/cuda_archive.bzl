@@ -1,6 +1,6 @@
 """A hermetic CUDA toolkit: NVIDIA's redistributable archives, pinned by sha256."""
 
-load("//toolchain/private:common.bzl", "cuda_version", "write_toolchain_repo")
+load("//toolchain/private:common.bzl", "cuda_version", "write_cuda_repo")
 load(":cuda_toolchain.bzl", "CUDA_TOOLS")
 
 _EXTENSIONS = [".tar.xz", ".tar.gz", ".tgz", ".tar.bz2", ".tar.zst", ".tar", ".zip"]
@@ -70,14 +70,7 @@ def _cuda_toolkit_archive_impl(rctx):
         attrs.append('headers = glob(["include/**"]),')
     attrs.append('version = "%s",' % version)
     attrs.append('root = "%s",' % ", ".join(urls))
-    write_toolchain_repo(
-        rctx,
-        rule_file = Label("//toolchain:cuda_toolchain.bzl"),
-        rule_name = "cuda_toolchain",
-        toolchain_type = Label("//toolchain:cuda_toolchain_type"),
-        attrs = attrs,
-        exports = ["bin/*", "nvvm/libdevice/*", "include/**"],
-    )
+    write_cuda_repo(rctx, attrs, exports = ["bin/*", "nvvm/libdevice/*", "include/**"])
 
 cuda_toolkit_archive = repository_rule(
     implementation = _cuda_toolkit_archive_impl,

@@ -1,6 +1,6 @@
 """Discovery of a CUDA toolkit installed on the machine that builds."""
 
-load("//toolchain/private:common.bzl", "cuda_version", "write_toolchain_repo")
+load("//toolchain/private:common.bzl", "cuda_version", "write_cuda_repo")
 load(":cuda_toolchain.bzl", "CUDA_TOOLS")
 
 def _candidates(rctx):
@@ -58,14 +58,7 @@ def _local_cuda_toolkit_impl(rctx):
         attrs.append('missing = "no CUDA toolkit at %s (no bin/ptxas there), the path that cuda.local(path = ...) or rules_gpu_toolchains(path = ...) names; fix the path, or leave it out to search $CUDA_PATH, /usr/local/cuda and /usr/bin",' % rctx.attr.path)
     else:
         attrs.append('missing = "no CUDA toolkit found (looked for ptxas in %s); install one, set CUDA_PATH, or use a hermetic toolkit (cuda.archive)",' % ", ".join(tried))
-    write_toolchain_repo(
-        rctx,
-        rule_file = Label("//toolchain:cuda_toolchain.bzl"),
-        rule_name = "cuda_toolchain",
-        toolchain_type = Label("//toolchain:cuda_toolchain_type"),
-        attrs = attrs,
-        exports = ["bin/*", "libdevice/*"],
-    )
+    write_cuda_repo(rctx, attrs, exports = ["bin/*", "libdevice/*"])
 
 local_cuda_toolkit = repository_rule(
     implementation = _local_cuda_toolkit_impl,

@@ -73,6 +73,23 @@ toolchain(
         type = str(toolchain_type),
     ))
 
+def write_cuda_repo(rctx, attrs, exports):
+    """Writes the BUILD file of a CUDA toolkit repository: a `cuda_toolchain` and its `toolchain`.
+
+    Args:
+      rctx: the repository context.
+      attrs: lines of `name = value,` for the cuda_toolchain rule.
+      exports: glob patterns of the files to export.
+    """
+    write_toolchain_repo(
+        rctx,
+        rule_file = Label("//toolchain:cuda_toolchain.bzl"),
+        rule_name = "cuda_toolchain",
+        toolchain_type = Label("//toolchain:cuda_toolchain_type"),
+        attrs = attrs,
+        exports = exports,
+    )
+
 def local_tag(*, default_name, what, path_doc):
     """The `local` tag class: a toolchain found on the machine that builds.
 

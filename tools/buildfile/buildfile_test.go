@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/bazelbuild/buildtools/build"
+	"github.com/rulesgpu/rules_gpu/tools/buildfile/buildfiletest"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 
@@ -24,28 +25,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*/after and testdata/*
 // copyRepo drops the suffix; testdata/CASE/report.txt is what the operation reports.
 const testRepoDir = "testdata/repo"
 
-// copyRepo copies the test repository src into dst, dropping the ".txt" of every file name.
-func copyRepo(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		out := filepath.Join(dst, strings.TrimSuffix(rel, ".txt"))
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
+func copyRepo(t *testing.T, src, dst string) { buildfiletest.CopyRepo(t, src, dst) }
 
 // readTree reads every file under dir, keyed by slash path relative to dir, with suffix dropped.
 func readTree(t *testing.T, dir, suffix string) map[string]string {

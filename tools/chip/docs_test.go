@@ -3,19 +3,20 @@ package chip
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"testing"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/chips.md and rules/private/chip_table.bzl from the table")
 
-// docs/chips.md is generated from the table (WriteMarkdown); this test fails when it is stale.
-// Regenerate with: go test ./tools/chip -run TestDocsChips -update
-func TestDocsChips(t *testing.T) {
-	const path = "../../docs/chips.md"
+// checkGenerated fails t when the file at path is not what render writes after header; with -update
+// it rewrites the file instead.
+func checkGenerated(t *testing.T, path, header, regenerate string, render func(io.Writer) error) {
+	t.Helper()
 	var b bytes.Buffer
-	b.WriteString("<!-- Generated from tools/chip/table.go by `go test ./tools/chip -run TestDocsChips -update`. Do not edit. -->\n\n")
-	if err := WriteMarkdown(&b); err != nil {
+	b.WriteString(header)
+	if err := render(&b); err != nil {
 		t.Fatal(err)
 	}
 	if *update {
@@ -26,32 +27,23 @@ func TestDocsChips(t *testing.T) {
 	}
 	got, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (generate it: go test ./tools/chip -run TestDocsChips -update)", err)
+		t.Fatalf("%v (generate it: %s)", err, regenerate)
 	}
 	if !bytes.Equal(got, b.Bytes()) {
-		t.Errorf("%s is stale: run go test ./tools/chip -run TestDocsChips -update", path)
+		t.Errorf("%s is stale: run %s", path, regenerate)
 	}
 }
 
-// rules/private/chip_table.bzl is generated from the table (WriteStarlark); this test fails when it is
-// stale. Regenerate with: go test ./tools/chip -run TestStarlarkTable -update
+// docs/chips.md is generated from the table (WriteMarkdown).
+func TestDocsChips(t *testing.T) {
+	checkGenerated(t, "../../docs/chips.md",
+		"<!-- Generated from tools/chip/table.go by `go test ./tools/chip -run TestDocsChips -update`. Do not edit. -->\n\n",
+		"go test ./tools/chip -run TestDocsChips -update", WriteMarkdown)
+}
+
+// rules/private/chip_table.bzl, the gpu_module rule's analysis-time checks, is generated from the
+// table (WriteStarlark).
 func TestStarlarkTable(t *testing.T) {
-	const path = "../../rules/private/chip_table.bzl"
-	var b bytes.Buffer
-	if err := WriteStarlark(&b); err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (generate it: go test ./tools/chip -run TestStarlarkTable -update)", err)
-	}
-	if !bytes.Equal(got, b.Bytes()) {
-		t.Errorf("%s is stale: run go test ./tools/chip -run TestStarlarkTable -update", path)
-	}
+	checkGenerated(t, "../../rules/private/chip_table.bzl", "",
+		"go test ./tools/chip -run TestStarlarkTable -update", WriteStarlark)
 }

@@ -134,8 +134,8 @@ chip's artifact is built by its own action, so adding a chip to a target runs on
 
 Formats, as MLIR's `gpu-module-to-binary` names them: `offload` (LLVM bitcode per chip), `isa` (PTX
 per chip), `bin` (a cubin per chip), `fatbin` (every chip's cubin plus PTX for the lowest chip, which
-the driver JIT-compiles on newer GPUs) and `jit` (only the PTX for the lowest chip, for runners whose
-chips are unknown when building).""",
+the driver JIT-compiles on newer GPUs; the lowest chip's cubin is compiled from that PTX) and `jit`
+(only the PTX for the lowest chip, for runners whose chips are unknown when building).""",
     attrs = {
         "chips": attr.string_list(
             doc = """The chips to build for, e.g. `["sm_80", "sm_90"]`. Default: `--@rules_gpu//gpu:chips`. A chip

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/buildfile/buildfiletest"
 )
 
 func gpubuild(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -79,22 +81,7 @@ func chipsRepo(t *testing.T) string {
 		t.Skipf("the test repositories of tools/buildfile are not here: %v", err)
 	}
 	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		out := filepath.Join(dst, strings.TrimSuffix(rel, ".txt"))
-		os.MkdirAll(filepath.Dir(out), 0o755)
-		return os.WriteFile(out, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	buildfiletest.CopyRepo(t, src, dst)
 	return dst
 }
 
