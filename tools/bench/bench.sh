@@ -13,9 +13,12 @@
 # Prints a Markdown report (docs/benchmarks.md keeps one). Runs inside the build environment:
 #   tools/env/env.sh run tools/bench/bench.sh
 set -uo pipefail
-repo=$(cd "$(dirname "$0")/../.." && pwd)
 repeats=${1:-3} terms=${2:-1500}
 root=${BENCH_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_bench}
+# The generated repository depends on a copy of this checkout (see tools/ci/snapshot.sh).
+repo=$root/rules_gpu
+ci=$(cd "$(dirname "$0")/../ci" && pwd)
+"$ci/snapshot.sh" "$repo" || exit 1
 ws=$root/workspace out=$root/out
 chips=(sm_75 sm_80 sm_86 sm_90)
 rm -rf "$ws" "$out"; mkdir -p "$ws" "$out"
@@ -28,20 +31,7 @@ secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
 # stats V...: median, min and max
 stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f s (min %.2f, max %.2f)", m, v[1], v[NR] }'; }
 # executed MNEMONIC: actions of MNEMONIC run by the last build (its execution log), cache hits not counted.
-executed() {
-  python3 - "$out/exec.json" "$1" <<'PY'
-import json, sys
-dec, text, n, i = json.JSONDecoder(), open(sys.argv[1]).read(), 0, 0
-while i < len(text):
-    while i < len(text) and text[i].isspace():
-        i += 1
-    if i == len(text):
-        break
-    spawn, i = dec.raw_decode(text, i)
-    n += spawn.get("mnemonic") == sys.argv[2] and not spawn.get("remoteCacheHit", False)
-print(n)
-PY
-}
+executed() { python3 "$ci/executed.py" "$out/exec.json" "$1"; }
 # touch_sources: a new comment in every kernel source, so that every GPU action is new to Bazel.
 touch_sources() { for f in "$ws"/k*.mlir "$ws"/k*.cu; do echo "// run $(now)" >>"$f"; done; }
 

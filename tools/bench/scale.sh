@@ -6,9 +6,12 @@
 # same bytes, and prints the wall time of each run. Runs inside the build environment:
 #   tools/env/env.sh run tools/bench/scale.sh
 set -uo pipefail
-repo=$(cd "$(dirname "$0")/../.." && pwd)
 runs=${1:-3}
 root=${SCALE_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_scale}
+# The generated repository depends on a copy of this checkout (see tools/ci/snapshot.sh).
+repo=$root/rules_gpu
+ci=$(cd "$(dirname "$0")/../ci" && pwd)
+"$ci/snapshot.sh" "$repo" || exit 1
 ws=$root/workspace
 rm -rf "$ws"; mkdir -p "$ws"
 (cd "$repo" && go run ./tools/cmd/genkernels -n 50 -terms 400 -lang mlir -chips sm_75,sm_80,sm_86,sm_90 -out "$ws") || exit 1

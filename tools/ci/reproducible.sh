@@ -10,9 +10,7 @@ rm -rf "$base"; mkdir -p "$base"
 sums=()
 for co in one/rules_gpu two/elsewhere/checkout; do
   dir=$base/$co root=$base/output-${co%%/*}
-  mkdir -p "$dir"
-  # The files a clean checkout has: tracked, and new ones not ignored.
-  (cd "$repo" && git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - 2>/dev/null) | tar -C "$dir" -xf -
+  "$repo/tools/ci/snapshot.sh" "$dir"
   (cd "$dir" && bazel --output_user_root="$root" build --disk_cache= //examples/... >"$base/${co%%/*}.log" 2>&1) ||
     { tail -30 "$base/${co%%/*}.log"; echo "reproducible.sh: the build in $dir failed" >&2; exit 1; }
   (cd "$dir" && find -L bazel-bin/examples -type f \( -name '*.cubin' -o -name '*.ptx' -o -name '*.bc' -o -name '*.fatbin' \

@@ -4,8 +4,11 @@
 # base under one output root; each checks a success and a failure. Runs inside the build environment
 # (tools/ci/test.sh calls it). With names, runs only those scenarios.
 set -uo pipefail
-repo=$(cd "$(dirname "$0")/../.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 root=${SCENARIO_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_scenarios}
+# The users' repositories depend on a copy of this checkout (see snapshot.sh), at a fixed path.
+repo=$root/rules_gpu
+"$here/snapshot.sh" "$repo" || exit 1
 passed=0 failed=0
 ok() { echo "PASS $1"; passed=$((passed + 1)); }
 bad() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
@@ -39,20 +42,7 @@ expect() {
 
 # executed MNEMONIC: how many actions of MNEMONIC the last build ran (cache hits not counted), from
 # its execution log $ws/exec.json.
-executed() {
-  python3 - "$ws/exec.json" "$1" <<'PY'
-import json, sys
-dec, text, n, i = json.JSONDecoder(), open(sys.argv[1]).read(), 0, 0
-while i < len(text):
-    while i < len(text) and text[i].isspace():
-        i += 1
-    if i == len(text):
-        break
-    spawn, i = dec.raw_decode(text, i)
-    n += spawn.get("mnemonic") == sys.argv[2] and not spawn.get("remoteCacheHit", False)
-print(n)
-PY
-}
+executed() { python3 "$here/executed.py" "$ws/exec.json" "$1"; }
 
 # seed: chips = ["sm_80"], format = "bin", runs_on = ["sm_70"] must fail the build and say why and
 # what to change; after the change it builds, with exactly one more compile action.
@@ -129,9 +119,10 @@ for a in json.load(sys.stdin).get("actions", []):
     local ptxas cudapath
     ptxas=$(grep -c -- "--ptxas external/[^ ]*cuda_toolkit/bin/ptxas" <<<"$out")
     cudapath=$(grep -c -- "--cuda-path external/[^ ]*cuda_toolkit\( \|$\)" <<<"$out")
-    # //:saxpy: sm_80 and sm_90 cubins and sm_80 PTX; //:saxpy_cuda: an sm_80 cubin and PTX.
-    if [ "$ptxas" = 5 ] && [ "$cudapath" = 2 ]; then ok "hermetic/build (5 compiles with the archive's ptxas, the 2 of CUDA C++ with its headers)"; else
-      bad hermetic/build "$ptxas compiles use the archive's ptxas (want 5), $cudapath the archive as --cuda-path (want 2): $out"; fi
+    # //:saxpy: sm_80 PTX, the sm_80 cubin from it, the sm_90 cubin; //:saxpy_cuda: sm_80 PTX (from
+    # CUDA C++, with the archive's headers) and the sm_80 cubin from it.
+    if [ "$ptxas" = 5 ] && [ "$cudapath" = 1 ]; then ok "hermetic/build (5 compiles with the archive's ptxas, CUDA C++ with its headers)"; else
+      bad hermetic/build "$ptxas compiles use the archive's ptxas (want 5), $cudapath the archive as --cuda-path (want 1): $out"; fi
   fi
   module "$version" 0000000000000000000000000000000000000000000000000000000000000000
   out=$(nbazel build //... 2>&1)

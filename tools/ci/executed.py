@@ -1,0 +1,23 @@
+#!/usr/bin/env python3
+"""executed.py EXEC_LOG MNEMONIC — how many actions of MNEMONIC a build ran, from the JSON execution log
+it wrote (--execution_log_json_file): a stream of JSON objects, one per spawn. Cache hits are not
+counted. Used by tools/ci/scenarios.sh and tools/bench/bench.sh."""
+import json
+import sys
+
+
+def main():
+    path, mnemonic = sys.argv[1], sys.argv[2]
+    dec, text, n, i = json.JSONDecoder(), open(path).read(), 0, 0
+    while i < len(text):
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i == len(text):
+            break
+        spawn, i = dec.raw_decode(text, i)
+        n += spawn.get("mnemonic") == mnemonic and not spawn.get("remoteCacheHit", False)
+    print(n)
+
+
+if __name__ == "__main__":
+    main()
