@@ -171,7 +171,7 @@ scenario_badinput() {
   failing ptx_isa ptx_isa ptx_isa.sm_90.cubin \
     "//:ptx_isa: compiling low.ptx for sm_90: PTX ISA 7.0 for sm_90 with CUDA 12.4: sm_90 needs PTX ISA 7.8 or newer; change the .version directive of the PTX"
   failing malformed_mlir malformed_mlir malformed_mlir.sm_80.cubin \
-    "//:malformed_mlir: compiling bad.mlir for sm_80: lower to NVVM: mlir-opt" "bad.mlir:5:27: error: use of undeclared SSA value name"
+    "//:malformed_mlir: compiling bad.mlir for every chip: lower to NVVM: mlir-opt" "bad.mlir:5:27: error: use of undeclared SSA value name"
   failing malformed_ptx malformed_ptx malformed_ptx.sm_80.cubin \
     "//:malformed_ptx: compiling bad.ptx for sm_80: ptxas" "Unknown symbol '%r1'"
   failing no_kernel no_kernel no_kernel.sm_80.cubin \

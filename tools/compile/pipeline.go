@@ -50,12 +50,15 @@ const (
 	FormatOffload Format = "offload" // LLVM bitcode, libdevice linked, optimised
 	FormatISA     Format = "isa"     // PTX
 	FormatBin     Format = "bin"     // cubin
+	// FormatLLVM is an MLIR source's device code as LLVM IR, before any per-chip step: lowering and
+	// translation do not depend on the chip, so one action per module can do them for every chip.
+	FormatLLVM Format = "llvm"
 )
 
 // ParseFormat reads offload, isa or bin.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
-	case FormatOffload, FormatISA, FormatBin:
+	case FormatOffload, FormatISA, FormatBin, FormatLLVM:
 		return f, nil
 	}
 	return "", fmt.Errorf("unknown per-chip format %q: use offload (LLVM IR), isa (PTX) or bin (cubin)", s)
@@ -77,6 +80,9 @@ type Job struct {
 	// Src is the source; Kind its language (KindOf(Src) when empty).
 	Src  string
 	Kind Kind
+	// Origin is the user's source that Src was made from (the MLIR of a lowered .ll, the source of a
+	// fatbin's PTX), which error messages name instead of Src; "" when Src is the user's.
+	Origin string
 	// Out is the artifact to write, in Format.
 	Out    string
 	Format Format
@@ -111,6 +117,9 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 			return job.fail(nil, "", err)
 		}
 		job.Kind = k
+	}
+	if job.Format == FormatLLVM {
+		return t.lower(ctx, job)
 	}
 	if job.Chip.Virtual {
 		return job.fail(nil, "", fmt.Errorf("%s is a virtual (PTX) target; compile for a real one such as sm_%d", job.Chip, job.Chip.Number()))
@@ -164,11 +173,29 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 	return finish(job, next)
 }
 
+// lower writes an MLIR source's device code as LLVM IR (FormatLLVM), for any chip.
+func (t Tools) lower(ctx context.Context, job Job) error {
+	if job.Kind != KindMLIR {
+		return job.fail(nil, "", fmt.Errorf("format %s is for MLIR sources, whose device code does not depend on the chip until it is optimised; this is a %s source", FormatLLVM, job.Kind))
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(job.Out), ".gpubuild-")
+	if err != nil {
+		return job.fail(nil, "", err)
+	}
+	defer os.RemoveAll(tmp)
+	_ = os.Remove(job.Out)
+	ll, err := t.mlirToLLVM(ctx, job, job.Src, func(name string) string { return filepath.Join(tmp, name) })
+	if err != nil {
+		return err
+	}
+	return finish(job, ll)
+}
+
 // finish moves the last stage's output to job.Out, after checking that PTX and cubins define a
 // kernel: a module without one loads, but there is nothing to launch, which is always a mistake
 // (a missing `kernel` attribute on a gpu.func, or __device__ where __global__ was meant).
 func finish(job Job, path string) error {
-	if job.Format != FormatOffload {
+	if job.Format != FormatOffload && job.Format != FormatLLVM {
 		a, err := artifact.Open(path)
 		if err != nil {
 			return job.fail(nil, "", err)
@@ -208,7 +235,15 @@ func (job Job) ptxVersion() (chip.PTX, error) {
 }
 
 func (job Job) fail(cmd []string, stderr string, err error) error {
-	return &Error{Target: job.Target, Src: job.Src, Chip: job.Chip.String(), Command: cmd, Stderr: stderr, Err: err}
+	src := job.Src
+	if job.Origin != "" {
+		src = job.Origin
+	}
+	chip := job.Chip.String()
+	if job.Format == FormatLLVM {
+		chip = "every chip"
+	}
+	return &Error{Target: job.Target, Src: src, Chip: chip, Command: cmd, Stderr: stderr, Err: err}
 }
 
 // toolchainOf names the Bazel toolchain type that provides a stage's tool, for messages.

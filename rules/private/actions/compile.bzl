@@ -2,7 +2,7 @@
 
 load("//rules/private:labels.bzl", "display_label")
 
-def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts):
+def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts, origin = None):
     """Declares one action that compiles `src` for `chip` into `out`.
 
     Args:
@@ -11,16 +11,21 @@ def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts):
       cuda: the resolved CUDA toolchain (ToolchainInfo).
       llvm: the resolved LLVM toolchain (ToolchainInfo), or None for PTX sources.
       src: the source File (.mlir, .ll, .bc, .ptx or .cu).
-      chip: the chip, e.g. "sm_90".
-      format: "offload" (LLVM bitcode), "isa" (PTX) or "bin" (cubin).
+      chip: the chip, e.g. "sm_90"; None for format "llvm".
+      format: "offload" (LLVM bitcode), "isa" (PTX), "bin" (cubin), or "llvm" (an MLIR source's
+        LLVM IR, the same for every chip: one GpuLower action per module).
       out: the output File.
       opts: a struct with opt_level, fast_math, ftz, ptxas_opts, module.
+      origin: the user's source File that `src` was made from, named in error messages.
     """
     args = ctx.actions.args()
     args.use_param_file("--params=%s", use_always = False)
     args.set_param_file_format("multiline")
     args.add("--target", display_label(ctx.label))
-    args.add("--chip", chip)
+    if origin:
+        args.add("--origin", origin.short_path)
+    if chip:
+        args.add("--chip", chip)
     args.add("--format", format)
     args.add("--toolkit", cuda.version)
     args.add("-O", str(opts.opt_level))
@@ -28,7 +33,7 @@ def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts):
         args.add("--fast")
     if opts.ftz:
         args.add("--ftz")
-    if opts.module:
+    if opts.module and src.extension == "mlir":
         args.add("--module", opts.module)
     args.add_all(opts.ptxas_opts, before_each = "--ptxas_opt")
     tools = [cuda.tools["ptxas"]]
@@ -52,6 +57,6 @@ def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts):
         inputs = depset(inputs, transitive = [cuda.cuda_files] if src.extension == "cu" else []),
         tools = tools,
         outputs = [out],
-        mnemonic = "GpuCompile",
-        progress_message = "Compiling %%{label} for %s (%s, %s)" % (chip, format, src.short_path),
+        mnemonic = "GpuLower" if format == "llvm" else "GpuCompile",
+        progress_message = ("Lowering %%{label} to LLVM IR (%s)" % src.short_path) if format == "llvm" else ("Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path)),
     )

@@ -73,9 +73,28 @@ def _gpu_module_impl(ctx):
     )
     name = ctx.label.name
 
-    def compile(chip, format, source = src):
+    # An MLIR source's device code is the same LLVM IR for every chip: one GpuLower action per module
+    # writes it, and every chip's compile starts from it.
+    chip_src = src
+    if src.extension == "mlir" and fmt != "jit":
+        chip_src = ctx.actions.declare_file(name + ".ll")
+        emit_compile(ctx, gpubuild = ctx.executable._gpubuild, cuda = cuda, llvm = llvm, src = src, chip = None, format = "llvm", out = chip_src, opts = opts)
+
+    def compile(chip, format, source = None):
+        source = source or chip_src
         out = ctx.actions.declare_file("%s.%s.%s" % (name, chip, _EXT[format]))
-        emit_compile(ctx, gpubuild = ctx.executable._gpubuild, cuda = cuda, llvm = llvm if source == src else None, src = source, chip = chip, format = format, out = out, opts = opts)
+        emit_compile(
+            ctx,
+            gpubuild = ctx.executable._gpubuild,
+            cuda = cuda,
+            llvm = None if source.extension == "ptx" else llvm,
+            src = source,
+            chip = chip,
+            format = format,
+            out = out,
+            opts = opts,
+            origin = src if source != src else None,
+        )
         return out
 
     lowest = sorted(chips, key = _chip_rank)[0]

@@ -81,7 +81,8 @@ func runCompile(ctx context.Context, args []string, _, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	target := fs.String("target", "", "the Bazel label, for error messages")
 	chipName := fs.String("chip", "", "the chip to compile for, e.g. sm_90")
-	format := fs.String("format", "bin", "what to produce: offload (LLVM bitcode), isa (PTX) or bin (cubin)")
+	format := fs.String("format", "bin", "what to produce: offload (LLVM bitcode), isa (PTX), bin (cubin), or llvm (an MLIR source's LLVM IR, for every chip)")
+	origin := fs.String("origin", "", "the user's source that SRC was made from, for error messages")
 	out := fs.String("out", "", "the artifact to write")
 	toolkit := fs.String("toolkit", "", "the CUDA toolkit's version (e.g. 12.4): check the chip and the PTX against it, and pick the PTX ISA")
 	ptxVersion := fs.String("ptx", "", "the PTX ISA version to emit (default: the oldest the chip accepts)")
@@ -105,8 +106,8 @@ func runCompile(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	if fs.NArg() != 1 || *out == "" || *chipName == "" {
-		fmt.Fprintln(stderr, "usage: gpubuild compile --chip CHIP --out OUT [--format offload|isa|bin] [--toolkit 12.4] [--ptx 7.8] [-O 3] [--fast] [--ftz] [--module REGEX] [TOOL FLAGS] SRC\n"+
+	if fs.NArg() != 1 || *out == "" || (*chipName == "" && *format != "llvm") {
+		fmt.Fprintln(stderr, "usage: gpubuild compile --chip CHIP --out OUT [--format offload|isa|bin|llvm] [--toolkit 12.4] [--ptx 7.8] [-O 3] [--fast] [--ftz] [--module REGEX] [TOOL FLAGS] SRC\n"+
 			"  SRC is .mlir, .ll, .bc, .ptx or .cu")
 		return errUsage
 	}
@@ -114,10 +115,12 @@ func runCompile(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if name == "" {
 		name = fs.Arg(0)
 	}
-	job := compile.Job{Target: name, Src: fs.Arg(0), Out: *out, O: *opt, Fast: *fast, FTZ: *ftz, PtxasOptions: ptxasOpts, Module: *module}
+	job := compile.Job{Target: name, Src: fs.Arg(0), Origin: *origin, Out: *out, O: *opt, Fast: *fast, FTZ: *ftz, PtxasOptions: ptxasOpts, Module: *module}
 	var err error
-	if job.Chip, err = chip.Parse(*chipName); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+	if *chipName != "" {
+		if job.Chip, err = chip.Parse(*chipName); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	if job.Format, err = compile.ParseFormat(*format); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
