@@ -30,7 +30,7 @@ now() { date +%s%N; }
 secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
 # stats V...: median, min and max
 stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f s (min %.2f, max %.2f)", m, v[1], v[NR] }'; }
-# executed MNEMONIC: actions of MNEMONIC run by the last build (its execution log), cache hits not counted.
+# executed MNEMONIC: actions of MNEMONIC the last build had to run (its execution log).
 executed() { python3 "$ci/executed.py" "$out/exec.json" "$1"; }
 # touch_sources: a new comment in every kernel source, so that every GPU action is new to Bazel.
 touch_sources() { for f in "$ws"/k*.mlir "$ws"/k*.cu; do echo "// run $(now)" >>"$f"; done; }

@@ -121,6 +121,9 @@ stage_bazelrc() {
   rm -rf "$root/opt/rules_gpu/stubs"
   mv "$root/opt/rules_gpu/stubs.new" "$root/opt/rules_gpu/stubs"
   cp "$here/offline/bazelrc" "$root/etc/bazel.bazelrc"
+  # Debian's /etc/bazel/bazelrc turns sandbox debugging on after importing ours, and with it
+  # linux-sandbox prints its whole mount log for every failing or test action: the user rc comes last.
+  echo 'build --nosandbox_debug' >"$root/root/.bazelrc"
   # A file registry for the modules that only some workspaces use (an --override_module for them would
   # fail every workspace whose graph lacks them): Debian's packaged copies, by local_path.
   local reg=$root/opt/rules_gpu/registry
