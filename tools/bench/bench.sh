@@ -32,8 +32,9 @@ secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
 stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f s (min %.2f, max %.2f)", m, v[1], v[NR] }'; }
 # executed MNEMONIC: actions of MNEMONIC the last build had to run (its execution log).
 executed() { python3 "$ci/executed.py" "$out/exec.json" "$1"; }
-# touch_sources: a new comment in every kernel source, so that every GPU action is new to Bazel.
-touch_sources() { for f in "$ws"/k*.mlir "$ws"/k*.cu; do echo "// run $(now)" >>"$f"; done; }
+# new_sources: the same kernels with new constants, so that every GPU action is new to Bazel (a
+# comment would not do: it does not reach the LLVM IR an MLIR module is lowered to once).
+new_sources() { (cd "$repo" && go run ./tools/cmd/genkernels -n 20 -terms "$terms" -seed "$(now)" -lang both -chips "$(IFS=,; echo "${chips[*]}")" -out "$ws") || exit 1; }
 
 nbazel build @rules_gpu//tools/cmd/gpubuild >/dev/null 2>&1 || { echo "bench.sh: gpubuild does not build" >&2; exit 1; }
 g=$ws/$(nbazel cquery @rules_gpu//tools/cmd/gpubuild --output=files 2>/dev/null)
@@ -47,10 +48,10 @@ export CUDA_ROOT=/usr/lib/cuda
 
 t_cu=() t_mlir=() t_nvcc=() t_mlir_own=() t_all=()
 for r in $(seq "$repeats"); do
-  touch_sources
+  new_sources
   s=$(now); nbazel build $(for k in "$ws"/k*.cu; do b=$(basename "$k" .cu); echo "//:${b}_cu"; done) >/dev/null 2>&1 || exit 1; t_cu+=("$(secs $(($(now) - s)))")
   s=$(now); nbazel build //... >/dev/null 2>&1 || exit 1; t_mlir+=("$(secs $(($(now) - s)))")
-  touch_sources
+  new_sources
   s=$(now); nbazel build //... >/dev/null 2>&1 || exit 1; t_all+=("$(secs $(($(now) - s)))")
   s=$(now)
   printf '%s\n' "$ws"/k*.cu | xargs -P "$(nproc)" -I{} sh -c 'o=$1; shift; nvcc -fatbin -O3 "$@" -o "$o/$(basename "$0").nvcc.fatbin" "$0"' {} "$out" "${gencode[@]}" || exit 1

@@ -22,18 +22,19 @@ func main() {
 	lang := flag.String("lang", "both", "mlir, cuda or both")
 	rules := flag.String("rules", "@rules_gpu", "the repository that holds rules_gpu, for the BUILD file's load")
 	out := flag.String("out", "", "the directory to write (created)")
+	seed := flag.Int("seed", 0, "varies every constant: a new seed makes every kernel (and every action built from it) new")
 	flag.Parse()
 	if *out == "" || *n < 1 || *terms < 1 || (*lang != "mlir" && *lang != "cuda" && *lang != "both") {
 		fmt.Fprintln(os.Stderr, "usage: genkernels -out DIR [-n 20] [-terms 400] [-chips sm_75,sm_80] [-lang mlir|cuda|both] [-rules @rules_gpu]")
 		os.Exit(2)
 	}
-	if err := write(*out, *n, *terms, strings.Split(*chips, ","), *lang, *rules); err != nil {
+	if err := write(*out, *n, *terms, *seed, strings.Split(*chips, ","), *lang, *rules); err != nil {
 		fmt.Fprintf(os.Stderr, "genkernels: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func write(dir string, n, terms int, chips []string, lang, rules string) error {
+func write(dir string, n, terms, seed int, chips []string, lang, rules string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -47,10 +48,10 @@ func write(dir string, n, terms int, chips []string, lang, rules string) error {
 		name := fmt.Sprintf("k%03d", k)
 		var files [][2]string // in a fixed order: the BUILD file is the same every time
 		if lang != "mlir" {
-			files = append(files, [2]string{name + ".cu", cudaKernel(name, k, terms)})
+			files = append(files, [2]string{name + ".cu", cudaKernel(name, k, terms, seed)})
 		}
 		if lang != "cuda" {
-			files = append(files, [2]string{name + ".mlir", mlirKernel(name, k, terms)})
+			files = append(files, [2]string{name + ".mlir", mlirKernel(name, k, terms, seed)})
 		}
 		for _, f := range files {
 			file, text := f[0], f[1]
@@ -65,14 +66,16 @@ func write(dir string, n, terms int, chips []string, lang, rules string) error {
 	return os.WriteFile(filepath.Join(dir, "BUILD.bazel"), []byte(build.String()), 0o644)
 }
 
-// constant is the j-th constant of kernel k: distinct, finite, near 1.
-func constant(k, j int) float64 { return 0.5 + float64((k*7919+j*104729)%1000)/1000 }
+// constant is the j-th constant of kernel k for a seed: distinct, finite, near 1.
+func constant(k, j, seed int) float64 {
+	return 0.5 + float64(((k*7919+j*104729+seed*15485863)%1000+1000)%1000)/1000
+}
 
 // op picks the j-th term's operation in kernel k: mostly fused multiply-adds, some divisions,
 // square roots and exponentials (the last two through libdevice).
 func op(k, j int) int { return (k*31 + j*17) % 16 }
 
-func mlirKernel(name string, k, terms int) string {
+func mlirKernel(name string, k, terms, seed int) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("// %s: y[i] = f(x[i]), %d generated terms (genkernels).\n", name, terms)
@@ -86,7 +89,7 @@ func mlirKernel(name string, k, terms int) string {
 	p("        %%v0 = llvm.load %%px : !llvm.ptr<1> -> f32\n")
 	p("        %%a0 = arith.constant 0.0 : f32\n")
 	for j := 0; j < terms; j++ {
-		p("        %%c%d = arith.constant %.4f : f32\n", j, constant(k, j))
+		p("        %%c%d = arith.constant %.4f : f32\n", j, constant(k, j, seed))
 		switch o := op(k, j); {
 		case o < 11:
 			p("        %%a%d = math.fma %%a%d, %%v%d, %%c%d : f32\n", j+1, j, j, j)
@@ -111,7 +114,7 @@ func mlirKernel(name string, k, terms int) string {
 	return b.String()
 }
 
-func cudaKernel(name string, k, terms int) string {
+func cudaKernel(name string, k, terms, seed int) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("// %s: y[i] = f(x[i]), %d generated terms (genkernels).\n", name, terms)
@@ -119,7 +122,7 @@ func cudaKernel(name string, k, terms int) string {
 	p("  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= n) return;\n")
 	p("  float v = x[i], a = 0.0f;\n")
 	for j := 0; j < terms; j++ {
-		c := constant(k, j)
+		c := constant(k, j, seed)
 		switch o := op(k, j); {
 		case o < 11:
 			p("  a = fmaf(a, v, %.4ff); v *= %.4ff;\n", c, c)
