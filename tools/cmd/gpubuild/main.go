@@ -14,12 +14,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
@@ -141,21 +141,29 @@ func runCompile(ctx context.Context, args []string, _, stderr io.Writer) error {
 	if *trace == "" {
 		return tools.Compile(ctx, job)
 	}
-	start := time.Now()
-	var stages []string
-	var toolTime time.Duration
+	// One JSON line: the helper's wall time, the tools' total, and each tool run as [stage, ms].
+	rec := struct {
+		Target  string  `json:"target"`
+		Chip    string  `json:"chip"`
+		TotalMS float64 `json:"total_ms"`
+		ToolsMS float64 `json:"tools_ms"`
+		Stages  [][]any `json:"stages_ms"`
+	}{Target: name, Chip: job.Chip.String()}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	job.Trace = func(stage string, d time.Duration) {
-		stages = append(stages, fmt.Sprintf("[%q,%.3f]", stage, d.Seconds()*1000))
-		toolTime += d
+		rec.Stages = append(rec.Stages, []any{stage, ms(d)})
+		rec.ToolsMS += ms(d)
 	}
+	start := time.Now()
 	err = tools.Compile(ctx, job)
-	total := time.Since(start)
+	rec.TotalMS = ms(time.Since(start))
+	line, _ := json.Marshal(rec)
 	f, ferr := os.OpenFile(*trace, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if ferr != nil {
 		return errors.Join(err, fmt.Errorf("%s: --trace: %w", name, ferr))
 	}
-	fmt.Fprintf(f, "{\"target\":%q,\"chip\":%q,\"total_ms\":%.3f,\"tools_ms\":%.3f,\"stages_ms\":[%s]}\n",
-		name, job.Chip, total.Seconds()*1000, toolTime.Seconds()*1000, strings.Join(stages, ","))
+	_, werr := f.Write(append(line, '\n'))
+	err = errors.Join(err, werr)
 	return errors.Join(err, f.Close())
 }
 
