@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/rulesgpu/rules_gpu/examples/saxpy/saxpy_gpu"
-	"github.com/rulesgpu/rules_gpu/tools/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/fatbin"
 )
 
 func TestEmbeddedFatbin(t *testing.T) {
@@ -21,12 +21,12 @@ func TestEmbeddedFatbin(t *testing.T) {
 	if saxpy_gpu.Artifact != string(want) {
 		t.Fatalf("the embedded artifact (%d bytes) is not %s (%d bytes)", len(saxpy_gpu.Artifact), path, len(want))
 	}
-	a, err := artifact.Parse([]byte(saxpy_gpu.Artifact))
+	f, err := fatbin.Read([]byte(saxpy_gpu.Artifact))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the embedded artifact is not a fatbin: %v", err)
 	}
-	if a.Format != artifact.FormatFatbin || len(a.Images) != 3 {
-		t.Errorf("embedded %s with %d images, want a fatbin with 3", a.Format, len(a.Images))
+	if len(f.Entries) != 3 {
+		t.Errorf("the embedded fatbin has %d entries, want 3 (two cubins and PTX)", len(f.Entries))
 	}
 	if got := saxpy_gpu.Kernels(); !slices.Equal(got, []string{"saxpy"}) {
 		t.Errorf("Kernels() = %q", got)

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
 )

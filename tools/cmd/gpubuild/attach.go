@@ -9,8 +9,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/artifact"
-	"github.com/rulesgpu/rules_gpu/tools/mlir"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
 )
 
 // runAttach attaches an NVVM target to the gpu.modules of an MLIR file, as mlir-opt's

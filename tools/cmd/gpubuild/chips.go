@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/buildfile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/buildfile"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 

@@ -10,8 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/artifact"
-	"github.com/rulesgpu/rules_gpu/tools/embed"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/embed"
 )
 
 func runEmbed(_ context.Context, args []string, _, stderr io.Writer) error {

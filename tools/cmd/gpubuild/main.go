@@ -23,8 +23,8 @@ import (
 	"time"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
-	"github.com/rulesgpu/rules_gpu/tools/compile"
-	"github.com/rulesgpu/rules_gpu/tools/params"
+	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/params"
 )
 
 type verb struct {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rulesgpu/rules_gpu/tools/buildfile/buildfiletest"
+	"github.com/rulesgpu/rules_gpu/tools/internal/buildfile/buildfiletest"
 )
 
 func gpubuild(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -75,7 +75,7 @@ func TestErrors(t *testing.T) {
 // see tools/buildfile/buildfile_test.go) into a temporary directory.
 func chipsRepo(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "buildfile", "testdata", "repo")
+	src := filepath.Join("..", "..", "internal", "buildfile", "testdata", "repo")
 	if _, err := os.Stat(src); err != nil {
 		// Under bazel test, unless the test's data holds //tools/buildfile's testdata.
 		t.Skipf("the test repositories of tools/buildfile are not here: %v", err)
@@ -89,7 +89,7 @@ func chipsRepo(t *testing.T) string {
 func TestChips(t *testing.T) {
 	chipsRepo(t) // skips where the test repositories are not
 	golden := func(name, rel string) string {
-		data, err := os.ReadFile(filepath.Join("..", "..", "buildfile", "testdata", name, "after", rel+".txt"))
+		data, err := os.ReadFile(filepath.Join("..", "..", "internal", "buildfile", "testdata", name, "after", rel+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,7 +22,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/rulesgpu/rules_gpu/tools/gpu"
+	"github.com/rulesgpu/rules_gpu/tools/internal/launch"
 )
 
 func main() {
@@ -31,7 +31,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: gpurun info | load [-n N] FILE... | saxpy FILE | reduce FILE | softplus FILE")
 		os.Exit(2)
 	}
-	dev, err := gpu.Open(0)
+	dev, err := launch.Open(0)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gpurun:", err)
 		os.Exit(1)
@@ -46,7 +46,7 @@ func main() {
 		if len(os.Args) != 3 {
 			err = fmt.Errorf("usage: gpurun %s FILE", os.Args[1])
 		} else {
-			err = map[string]func(*gpu.Device, string) error{"saxpy": saxpy, "reduce": reduce, "softplus": softplus}[os.Args[1]](dev, os.Args[2])
+			err = map[string]func(*launch.Device, string) error{"saxpy": saxpy, "reduce": reduce, "softplus": softplus}[os.Args[1]](dev, os.Args[2])
 		}
 	default:
 		err = fmt.Errorf("unknown verb %q", os.Args[1])
@@ -67,7 +67,7 @@ type loadResult struct {
 	N        int     `json:"n,omitempty"`
 }
 
-func load(dev *gpu.Device, args []string) error {
+func load(dev *launch.Device, args []string) error {
 	fs := flag.NewFlagSet("load", flag.ContinueOnError)
 	n := fs.Int("n", 1, "loads per file, for timing")
 	if err := fs.Parse(args); err != nil {
@@ -106,7 +106,7 @@ func load(dev *gpu.Device, args []string) error {
 
 // saxpy runs y = a*x + y for n = 1<<20 + 3 (not a multiple of the block, so the bounds check
 // matters) and compares every element with the CPU's result.
-func saxpy(dev *gpu.Device, path string) error {
+func saxpy(dev *launch.Device, path string) error {
 	image, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -121,12 +121,12 @@ func saxpy(dev *gpu.Device, path string) error {
 	for i := range x {
 		x[i], y[i] = float32(i%1000)/7, float32(i%333)*0.5
 	}
-	dx, err := gpu.CopyIn(x)
+	dx, err := launch.CopyIn(x)
 	if err != nil {
 		return err
 	}
 	defer dx.Free()
-	dy, err := gpu.CopyIn(y)
+	dy, err := launch.CopyIn(y)
 	if err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func saxpy(dev *gpu.Device, path string) error {
 
 // reduce runs reduce_sum over n = 1<<20 + 77 values in 256-thread blocks and compares the total with
 // the CPU's (summed in float64; the GPU's float32 tree sum may differ by rounding).
-func reduce(dev *gpu.Device, path string) error {
+func reduce(dev *launch.Device, path string) error {
 	m, err := load1(dev, path)
 	if err != nil {
 		return err
@@ -171,12 +171,12 @@ func reduce(dev *gpu.Device, path string) error {
 		x[i] = float32(i%97) / 16
 		want += float64(x[i])
 	}
-	dx, err := gpu.CopyIn(x)
+	dx, err := launch.CopyIn(x)
 	if err != nil {
 		return err
 	}
 	defer dx.Free()
-	dout, err := gpu.CopyIn([]float32{0})
+	dout, err := launch.CopyIn([]float32{0})
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func reduce(dev *gpu.Device, path string) error {
 }
 
 // softplus runs y = log1p(exp(x)) (libdevice's expf and log1pf) and compares with the CPU.
-func softplus(dev *gpu.Device, path string) error {
+func softplus(dev *launch.Device, path string) error {
 	m, err := load1(dev, path)
 	if err != nil {
 		return err
@@ -207,12 +207,12 @@ func softplus(dev *gpu.Device, path string) error {
 	for i := range x {
 		x[i] = float32(i%2001-1000) / 100
 	}
-	dx, err := gpu.CopyIn(x)
+	dx, err := launch.CopyIn(x)
 	if err != nil {
 		return err
 	}
 	defer dx.Free()
-	dy, err := gpu.CopyIn(make([]float32, n))
+	dy, err := launch.CopyIn(make([]float32, n))
 	if err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func softplus(dev *gpu.Device, path string) error {
 	return nil
 }
 
-func load1(dev *gpu.Device, path string) (*gpu.Module, error) {
+func load1(dev *launch.Device, path string) (*launch.Module, error) {
 	image, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rulesgpu/rules_gpu/tools/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 
-	"github.com/rulesgpu/rules_gpu/tools/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 

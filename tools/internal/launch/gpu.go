@@ -1,13 +1,13 @@
 //go:build cuda
 
-package gpu
+package launch
 
 import (
 	"fmt"
 	"reflect"
 	"unsafe"
 
-	"github.com/rulesgpu/rules_gpu/tools/gpu/kernarg"
+	"github.com/rulesgpu/rules_gpu/tools/internal/launch/kernarg"
 	"gorgonia.org/cu"
 )
 

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rulesgpu/rules_gpu/tools/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/bazelbuild/buildtools/build"
-	"github.com/rulesgpu/rules_gpu/tools/buildfile/buildfiletest"
+	"github.com/rulesgpu/rules_gpu/tools/internal/buildfile/buildfiletest"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 
