@@ -13,6 +13,7 @@ import (
 	"strconv"
 
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
+	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
 )
 
 // Format is what kind of file an artifact is.
@@ -62,7 +63,7 @@ func Parse(data []byte) (*Artifact, error) {
 			return nil, err
 		}
 		return &Artifact{Format: FormatCubin, Images: []fatbin.Entry{e}}, nil
-	case IsMLIR(data):
+	case mlir.IsText(data):
 		return parseMLIR(data) // gpu.binary ops, as gpu-module-to-binary prints them (gpubinary.go)
 	default:
 		e, err := PTXImage(data)

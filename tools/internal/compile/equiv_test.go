@@ -14,8 +14,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
 )
 
 // Equivalence with MLIR itself. Our pipeline (mlir-opt lowering, mlir-translate, llvm-link with
@@ -174,7 +175,7 @@ func mlirSerialise(t *testing.T, mlirOpt, root, src, chipName, format, dir strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, err := artifact.ParseGPUBinaries(text)
+	objs, err := mlir.GPUObjects(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func mlirSerialise(t *testing.T, mlirOpt, root, src, chipName, format, dir strin
 		t.Fatalf("MLIR made %d objects, want 1", len(objs))
 	}
 	o := objs[0]
-	want := map[string]artifact.ObjectFormat{"isa": artifact.ObjectISA, "bin": artifact.ObjectBin}[format]
+	want := map[string]mlir.ObjectFormat{"isa": mlir.ObjectISA, "bin": mlir.ObjectBin}[format]
 	if o.Format != want || o.Chip != chipName || o.Dialect != "nvvm" {
 		t.Fatalf("MLIR's object is %s for %s %s, want %s for nvvm %s", o.Format, o.Dialect, o.Chip, want, chipName)
 	}

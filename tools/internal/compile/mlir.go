@@ -1,20 +1,17 @@
 package compile
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
 )
 
 // lowerPipeline lowers the device code of every gpu.module to the LLVM and NVVM dialects, as MLIR's
 // own gpu-lower-to-nvvm-pipeline does for the device side.
 const lowerPipeline = "builtin.module(gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts))"
-
-var gpuModuleLine = regexp.MustCompile(`^(\s*)gpu\.module @("(?:[^"\\]|\\.)*"|[\w$.-]+)`)
 
 // mlirToLLVM lowers the selected gpu.module with mlir-opt, wraps its body in a builtin module and
 // translates that to LLVM IR with mlir-translate.
@@ -43,64 +40,44 @@ func (t Tools) mlirToLLVM(ctx context.Context, job Job, src string, step func(st
 	return out, nil
 }
 
-// moduleBody returns the body of the one gpu.module of mlir-opt's printed output whose name matches
-// the pattern (all modules when empty). mlir-opt prints each op on its own lines, indented by
-// nesting, with no raw newline inside strings, so a module ends at the first "}" line at its own
-// indentation.
+// moduleBody returns the body of the one gpu.module of mlir-opt's printed output whose name the
+// pattern selects (every module when empty), read by package mlir, with the pattern read as
+// package mlir documents ("Module patterns": POSIX extended, as MLIR's own module option, matched
+// anywhere in the name): the same rules as gpubuild attach --module. Only the gpu.modules that
+// are direct children of the top-level module are candidates, as for the lowering pipeline and
+// --nvvm-attach-target. The body is the text between the module's braces, less the line break
+// after the { and the indentation before the }.
 func moduleBody(printed []byte, pattern string) (string, error) {
-	var re *regexp.Regexp
-	if pattern != "" {
-		var err error
-		if re, err = regexp.Compile(pattern); err != nil {
-			return "", fmt.Errorf("--module %q: %w", pattern, err)
-		}
+	sel, err := mlir.NewModuleMatcher(pattern)
+	if err != nil {
+		return "", fmt.Errorf("--module %q: %w", pattern, err)
 	}
-	type mod struct {
-		name string
-		body strings.Builder
+	mods, err := mlir.Modules(printed)
+	if err != nil {
+		return "", fmt.Errorf("cannot read mlir-opt's output: %w", err)
 	}
-	var all, picked []*mod
-	var cur *mod
-	var closing string
-	sc := bufio.NewScanner(bytes.NewReader(printed))
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	for sc.Scan() {
-		line := sc.Text()
-		if cur != nil {
-			if line == closing {
-				cur = nil
-				continue
-			}
-			cur.body.WriteString(line)
-			cur.body.WriteByte('\n')
+	var picked []mlir.Module
+	var names, nested []string // the candidates' names; the others'
+	for _, m := range mods {
+		if !m.TopLevel {
+			nested = append(nested, "@"+m.Name)
 			continue
 		}
-		if m := gpuModuleLine.FindStringSubmatch(line); m != nil {
-			if !strings.HasSuffix(line, "{") {
-				return "", fmt.Errorf("cannot read gpu.module @%s as printed by mlir-opt: %q", m[2], line)
-			}
-			cur = &mod{name: strings.Trim(m[2], `"`)}
-			closing = m[1] + "}"
-			all = append(all, cur)
-			if re == nil || re.MatchString(cur.name) {
-				picked = append(picked, cur)
-			}
+		names = append(names, "@"+m.Name)
+		if sel.Match(m.Name) {
+			picked = append(picked, m)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return "", err
-	}
-	var names []string
-	for _, m := range all {
-		names = append(names, "@"+m.name)
-	}
 	switch {
-	case len(all) == 0:
+	case len(mods) == 0:
 		return "", fmt.Errorf("no gpu.module in the source: kernels must be inside a gpu.module")
+	case len(names) == 0:
+		return "", fmt.Errorf("no gpu.module is a direct child of the top-level module (nested: %s): kernels must be in a gpu.module at the top level", strings.Join(nested, ", "))
 	case len(picked) == 0:
 		return "", fmt.Errorf("no gpu.module matches --module %q (the source has %s)", pattern, strings.Join(names, ", "))
 	case len(picked) > 1:
 		return "", fmt.Errorf("%d gpu.modules match --module %q (%s): select one module per target", len(picked), pattern, strings.Join(names, ", "))
 	}
-	return picked[0].body.String(), nil
+	body := string(printed[picked[0].BodyStart:picked[0].BodyEnd])
+	return strings.TrimRight(strings.TrimPrefix(body, "\n"), " \t"), nil
 }

@@ -1,7 +1,6 @@
 package mlir
 
 import (
-	"regexp"
 	"sort"
 )
 
@@ -86,9 +85,9 @@ func Attach(src []byte, t Target) ([]byte, Report, error) {
 	if err := t.Validate(); err != nil {
 		return nil, Report{}, err
 	}
-	var re *regexp.Regexp
-	if t.Module != "" {
-		re, _ = moduleRegex(t.Module) // Validate compiled it
+	sel, err := NewModuleMatcher(t.Module)
+	if err != nil {
+		return nil, Report{}, err // Validate compiled it
 	}
 	f, err := parse(src)
 	if err != nil {
@@ -102,7 +101,7 @@ func Attach(src []byte, t Target) ([]byte, Report, error) {
 		switch {
 		case !m.TopLevel:
 			r.Outcome = Nested
-		case re != nil && !re.MatchString(latin1(m.Name)):
+		case !sel.Match(m.Name):
 			r.Outcome = NotMatched
 		default:
 			es, appended := m.attach(attr)

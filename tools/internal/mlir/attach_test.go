@@ -278,6 +278,9 @@ func TestModules(t *testing.T) {
 			if !bytes.HasPrefix(src[m.Start:], []byte("gpu.module")) || src[m.End-1] != '}' {
 				t.Errorf("%s: module %s spans %q", tc.file, m.Name, src[m.Start:m.End])
 			}
+			if src[m.BodyStart-1] != '{' || m.BodyEnd != m.End-1 || m.BodyStart > m.BodyEnd {
+				t.Errorf("%s: module %s has the body %d:%d in %d:%d", tc.file, m.Name, m.BodyStart, m.BodyEnd, m.Start, m.End)
+			}
 		}
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: modules %v, want %v", tc.file, got, tc.want)

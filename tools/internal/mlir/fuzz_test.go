@@ -11,7 +11,8 @@ import (
 // FuzzAttach checks that Modules and Attach never panic, that they agree on what they can read,
 // that their errors are *SyntaxErrors with a position inside the text, and that any output of
 // Attach reads back with the same modules, is the input plus inserted targets, and does not change
-// when attached to again.
+// when attached to again. The gpu.binary reader, GPUObjects, runs on every input too: it never
+// panics, and its errors wrap *SyntaxErrors inside the text.
 func FuzzAttach(f *testing.F) {
 	inputs, _ := filepath.Glob("testdata/*.mlir")
 	for _, in := range inputs {
@@ -32,10 +33,18 @@ func FuzzAttach(f *testing.F) {
 		`"s" gpu.module @"\"" {}`,
 		"module { gpu.module @a <gpu.module @b {}> [gpu.module @c {}] {} }",
 		"#t = #nvvm.target<O = 1>\nmodule { gpu.module @k [#t, #t] {} }",
+		`module { gpu.binary @k [#gpu.object<#nvvm.target<chip = "sm_80">, bin = "\7FELF">] }`,
+		`"gpu.binary"() <{objects = [#gpu.object<#t, "x">], sym_name = "g"}> : () -> ()`,
 	} {
 		f.Add([]byte(s), "", uint8(2))
 	}
 	f.Fuzz(func(t *testing.T, src []byte, module string, opts uint8) {
+		if _, err := GPUObjects(src); err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(src) || se.Line < 1 || se.Col < 1 {
+				t.Fatalf("GPUObjects: error %#v", err)
+			}
+		}
 		tg := DefaultTarget()
 		tg.Module = module
 		tg.Fast, tg.FTZ = opts&1 != 0, opts&2 != 0

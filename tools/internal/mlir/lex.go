@@ -58,9 +58,13 @@ type token struct {
 // lex splits MLIR text into tokens the way MLIR's lexer does, as far as this package needs:
 // comments and whitespace are dropped; strings, symbol names and dialect attribute and type bodies
 // (#nvvm.target<...>, scanned as MLIR's parseDialectSymbolBody scans them) are single tokens.
-func lex(src []byte) ([]token, error) {
+func lex(src []byte) ([]token, error) { return lexFrom(src, 0) }
+
+// lexFrom lexes src[from:], with offsets in src. The contents of a dialect body, t, lex as
+// lexFrom(src[:t.end-1], t.body+1).
+func lexFrom(src []byte, from int) ([]token, error) {
 	var toks []token
-	for i := 0; i < len(src); {
+	for i := from; i < len(src); {
 		c := src[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
@@ -231,34 +235,38 @@ func scanNumber(src []byte, i int) int {
 func lexString(src []byte, i int) (int, error) {
 	for j := i + 1; ; j++ {
 		if j >= len(src) {
-			return 0, syntaxError(src, i, "string literal is not terminated")
+			return 0, syntaxError(src, i, "unterminated string: the text ends before its closing quote (the string literal is not terminated)")
 		}
 		switch src[j] {
 		case '"':
 			return j + 1, nil
 		case '\n', '\v', '\f':
-			return 0, syntaxError(src, i, "string literal is not terminated on its line")
+			return 0, syntaxError(src, i, "unterminated string: a line break before its closing quote (a string literal is not terminated on its line)")
 		case '\\':
-			if j+1 < len(src) {
-				switch n := src[j+1]; {
-				case n == '"' || n == '\\' || n == 'n' || n == 't':
-					j++
-					continue
-				case j+2 < len(src) && isHex(n) && isHex(src[j+2]):
-					j += 2
-					continue
-				}
+			if j+1 >= len(src) {
+				return 0, syntaxError(src, i, "unterminated string: the text ends in an escape (the string literal is not terminated)")
 			}
-			return 0, syntaxError(src, j, "unknown escape in string literal (MLIR knows \\\" \\\\ \\n \\t and \\XX)")
+			switch n := src[j+1]; {
+			case n == '"' || n == '\\' || n == 'n' || n == 't':
+				j++
+				continue
+			case j+2 < len(src) && isHex(n) && isHex(src[j+2]):
+				j += 2
+				continue
+			}
+			return 0, syntaxError(src, j, "unknown escape %q in string literal (MLIR knows \\\" \\\\ \\n \\t and \\XX)", src[j:j+2])
 		}
 	}
 }
 
 // unquote decodes a string token (with its quotes) to its bytes. The token was checked by lexString.
-func unquote(s []byte) string {
+func unquote(s []byte) string { return string(unquoteBytes(s)) }
+
+// unquoteBytes is unquote into a new byte slice.
+func unquoteBytes(s []byte) []byte {
 	s = s[1 : len(s)-1]
 	if bytes.IndexByte(s, '\\') < 0 {
-		return string(s)
+		return bytes.Clone(s)
 	}
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); i++ {
@@ -281,7 +289,7 @@ func unquote(s []byte) string {
 			}
 		}
 	}
-	return string(out)
+	return out
 }
 
 func unhex(c byte) byte {
@@ -334,7 +342,7 @@ func dialectBody(src []byte, i int, name string) (int, error) {
 		case '>', ']', ')', '}':
 			open := src[stack[len(stack)-1]]
 			if closer(open) != c {
-				return 0, syntaxError(src, j, "%q in the body of %s does not close the %q at %s",
+				return 0, syntaxError(src, j, "unbalanced brackets: %q in the body of %s does not close the %q at %s",
 					c, name, open, where(src, stack[len(stack)-1]))
 			}
 			if stack = stack[:len(stack)-1]; len(stack) == 0 {

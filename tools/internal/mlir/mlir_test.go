@@ -15,7 +15,7 @@ import (
 )
 
 // The MLIR tests check Attach against MLIR 21 itself: mlir-opt-21 from MLIR_OPT (a runfiles path
-// under Bazel) or PATH (tools/env/env.sh run go test ./tools/mlir/). Without it they skip.
+// under Bazel) or PATH (env/env.sh run go test ./tools/mlir/). Without it they skip.
 
 func mlirOpt(t *testing.T) string {
 	t.Helper()

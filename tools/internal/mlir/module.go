@@ -10,6 +10,9 @@ type Module struct {
 	Start     int    // byte offset of the gpu.module keyword
 	End       int    // byte offset just after the closing } of its body
 	Line, Col int    // where the gpu.module keyword is (1-based)
+	// BodyStart and BodyEnd delimit the module's body region, between its braces:
+	// src[BodyStart:BodyEnd] is the text after the { and before the closing }.
+	BodyStart, BodyEnd int
 	// TopLevel is whether the module is a direct child of the top-level module: the only
 	// gpu.modules MLIR's --nvvm-attach-target looks at (so the only ones Attach changes). The
 	// top-level module is the file's one builtin.module op when it has just one op and that op
@@ -53,15 +56,16 @@ type file struct {
 	toks    []token
 	match   []int // for a bracket token, the index of its partner; -1 for other tokens
 	aliases map[string][]token
-	modules []*module
+	// explicit: the top-level module is the file's one op, a builtin.module (not the implicit one).
+	explicit bool
+	modules  []*module
 }
 
 // module is a gpu.module with where its targets are written.
 type module struct {
 	Module
-	insertAt  int    // where " [targets]" goes when it has no targets: after the name or <handler>
-	list      *tlist // its targets list, when it has one
-	bodyStart int    // the offset of the '{' of its body
+	insertAt int    // where " [targets]" goes when it has no targets: after the name or <handler>
+	list     *tlist // its targets list, when it has one
 }
 
 // tlist is a written list of targets: "[" items "]", after the name or as attributes {targets = [...]}.
@@ -153,7 +157,21 @@ func (f *file) isOpName(i int) bool {
 	return false
 }
 
+// parse reads the text's tokens, aliases and gpu.modules.
 func parse(src []byte) (*file, error) {
+	f, err := scan(src)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.findModules(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// scan lexes src, pairs its brackets and reads its top level: alias definitions (#a = ...,
+// !t = ...), file metadata ({-# ... #-}) and ops.
+func scan(src []byte) (*file, error) {
 	toks, err := lex(src)
 	if err != nil {
 		return nil, err
@@ -164,7 +182,6 @@ func parse(src []byte) (*file, error) {
 	}
 	f := &file{src: src, toks: toks, match: match, aliases: map[string][]token{}}
 
-	// The top level: alias definitions (#a = ..., !t = ...), file metadata ({-# ... #-}) and ops.
 	// One op that is a builtin.module is the top-level module; else mlir-opt wraps the ops in one.
 	var ops []string
 	for i := 0; i < len(toks); i++ {
@@ -195,8 +212,13 @@ func parse(src []byte) (*file, error) {
 			ops = append(ops, name)
 		}
 	}
-	explicit := len(ops) == 1 && (ops[0] == "module" || ops[0] == "builtin.module")
+	f.explicit = len(ops) == 1 && (ops[0] == "module" || ops[0] == "builtin.module")
+	return f, nil
+}
 
+// findModules reads the gpu.modules of f, in text order.
+func (f *file) findModules() error {
+	src, toks, explicit := f.src, f.toks, f.explicit
 	// stack holds the open brackets around the current token; braces the open '{' among them.
 	var stack, braces []int
 	headerEnd := 0 // the end of the last gpu.module header
@@ -228,7 +250,7 @@ func parse(src []byte) (*file, error) {
 			}
 			m, err := f.module(i)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			// A direct child of the top-level module sits right in a region: in no bracket (the
 			// implicit module), or right inside the one '{' of the explicit module's body; not in
@@ -241,14 +263,14 @@ func parse(src []byte) (*file, error) {
 			if m.Start < headerEnd {
 				m.TopLevel = false
 			}
-			headerEnd = max(headerEnd, m.bodyStart)
+			headerEnd = max(headerEnd, m.BodyStart)
 			f.modules = append(f.modules, m)
 		}
 		if t.kind == kString && unquote(src[t.start:t.end]) == "gpu.module" && i+1 < len(toks) && toks[i+1].br == '(' {
-			return nil, syntaxError(src, t.start, `gpu.module in the generic op form ("gpu.module"(...)) is not supported: print it in the custom form`)
+			return syntaxError(src, t.start, `gpu.module in the generic op form ("gpu.module"(...)) is not supported: print it in the custom form`)
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // startsTopLevel says whether toks[j] starts a new top-level statement: an op, an alias
@@ -344,7 +366,7 @@ func (f *file) module(i int) (*module, error) {
 	if j >= len(toks) || f.text(toks[j]) != "{" {
 		return nil, header(j, "'[', 'attributes' or the '{' of its body")
 	}
-	m.bodyStart, m.End = toks[j].start, toks[f.match[j]].end
+	m.BodyStart, m.BodyEnd, m.End = toks[j].end, toks[f.match[j]].start, toks[f.match[j]].end
 	if m.list != nil {
 		for k, span := range m.list.items {
 			m.Targets = append(m.Targets, f.targetAttr(span, m.list.keys[k]))

@@ -6,6 +6,32 @@ import (
 	"strings"
 )
 
+// ModuleMatcher selects gpu.modules by name with a module pattern, in the dialect the package
+// documentation describes (MLIR's module option: POSIX extended, matched anywhere in the name).
+// The zero ModuleMatcher, like the empty pattern, selects every module.
+type ModuleMatcher struct {
+	re *regexp.Regexp // nil: every name
+}
+
+// NewModuleMatcher compiles a module pattern. It fails on a pattern MLIR's llvm::Regex finds
+// invalid, and on the forms it reads differently from Go's POSIX syntax (see the package
+// documentation).
+func NewModuleMatcher(pattern string) (ModuleMatcher, error) {
+	if pattern == "" {
+		return ModuleMatcher{}, nil
+	}
+	re, err := moduleRegex(pattern)
+	if err != nil {
+		return ModuleMatcher{}, err
+	}
+	return ModuleMatcher{re: re}, nil
+}
+
+// Match says whether the pattern selects the module named name (unescaped, as Module.Name).
+func (m ModuleMatcher) Match(name string) bool {
+	return m.re == nil || m.re.MatchString(latin1(name))
+}
+
 // moduleRegex compiles Target.Module so that it selects what MLIR's llvm::Regex selects: a POSIX
 // extended regular expression (Go's CompilePOSIX syntax), matched byte by byte (both the pattern
 // and the name are read as Latin-1, so "." is one byte, as in llvm::Regex). It rejects the forms

@@ -19,11 +19,10 @@ const (
 
 // Target is one NVVM target: the options of MLIR's --nvvm-attach-target pass, under the same names.
 type Target struct {
-	// Module selects the gpu.modules by name: a POSIX extended regular expression, searched for
-	// anywhere in the name, byte by byte (as llvm::Regex::match in the pass); empty selects every
-	// module. Validate rejects the forms Go's regexp and llvm::Regex read differently: \d, \w and
-	// other escaped letters or digits, a backslash inside [...], [. .] and [= =], an empty
-	// alternative, a repeated repetition (*?, **) and a { that does not start a bound.
+	// Module selects the gpu.modules by name, as the pass's module option does: a POSIX extended
+	// regular expression searched for anywhere in the name; empty selects every module. See
+	// "Module patterns" in the package documentation for the dialect and the forms Validate
+	// rejects.
 	Module string
 
 	Triple   string // option triple

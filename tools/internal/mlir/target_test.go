@@ -261,11 +261,12 @@ var regexCases = []struct {
 	{`\pL`, false, nil},     //
 }
 
+// TestModuleRegex checks ModuleMatcher, which Attach and gpubuild compile select modules with.
 func TestModuleRegex(t *testing.T) {
 	for _, tc := range regexCases {
-		re, err := moduleRegex(tc.re)
+		m, err := NewModuleMatcher(tc.re)
 		if (err == nil) != tc.ok {
-			t.Errorf("moduleRegex(%q): %v, want ok=%v", tc.re, err, tc.ok)
+			t.Errorf("NewModuleMatcher(%q): %v, want ok=%v", tc.re, err, tc.ok)
 			continue
 		}
 		if err != nil {
@@ -273,12 +274,21 @@ func TestModuleRegex(t *testing.T) {
 		}
 		var got []string
 		for _, n := range regexNames {
-			if re.MatchString(latin1(n)) {
+			if m.Match(n) {
 				got = append(got, n)
 			}
 		}
 		if !reflect.DeepEqual(got, tc.match) {
 			t.Errorf("%q selects %q, want %q", tc.re, got, tc.match)
+		}
+	}
+	empty, err := NewModuleMatcher("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range regexNames {
+		if !empty.Match(n) || !(ModuleMatcher{}).Match(n) {
+			t.Errorf("the empty pattern does not select %q", n)
 		}
 	}
 }
