@@ -3,71 +3,68 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
 )
 
+const attachUsage = `usage: gpubuild attach [--module REGEX] [--triple T] [--chip sm_90] [--features +ptx80] [-O 3] [--fast] [--ftz]
+                       [-l LIB.bc]... [--ptxas-cmd-options "..."] [--target LABEL] -o OUT.mlir IN.mlir
+  As mlir-opt's --nvvm-attach-target, with the same option names and defaults. OUT "-" is standard
+  output.`
+
 // runAttach attaches an NVVM target to the gpu.modules of an MLIR file, as mlir-opt's
 // --nvvm-attach-target does, with the same option names and defaults.
-func runAttach(_ context.Context, args []string, _, stderr io.Writer) error {
-	fs := flag.NewFlagSet("attach", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runAttach(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	var o common
+	c := newCommand("attach", attachUsage, stdout, stderr)
 	def := mlir.DefaultTarget()
-	out := fs.String("o", "", "the MLIR file to write")
-	label := fs.String("target", "", "the Bazel label, for error messages")
-	module := fs.String("module", "", "attach to the gpu.modules whose name this regular expression matches (anywhere in the name); empty: all")
-	triple := fs.String("triple", def.Triple, "the target triple")
-	chipName := fs.String("chip", def.Chip, "the target chip")
-	features := fs.String("features", def.Features, "the target features")
-	opt := fs.Int("O", def.O, "the optimization level, 0 to 3")
-	fast := fs.Bool("fast", false, "enable fast math")
-	ftz := fs.Bool("ftz", false, "flush denormals to zero")
+	o.register(c, "the MLIR file `OUT` to write; - for standard output")
+	module := c.String("module", "", "attach to the gpu.modules whose name the regular expression `REGEX` matches (anywhere in the name); empty: all")
+	triple := c.String("triple", def.Triple, "the target `TRIPLE`")
+	chipName := c.String("chip", def.Chip, "the target `CHIP`")
+	features := c.String("features", def.Features, "the target `FEATURES`")
+	opt := c.Int("O", def.O, "the optimization `LEVEL`, 0 to 3")
+	fast := c.Bool("fast", false, "enable fast math")
+	ftz := c.Bool("ftz", false, "flush denormals to zero")
 	var link multiFlag
-	fs.Var(&link, "l", "a bitcode library to link (repeatable)")
-	ptxas := fs.String("ptxas-cmd-options", "", "options for ptxas, one string split as a shell splits it")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
+	c.Var(&link, "l", "a bitcode `LIBRARY` to link (repeatable)")
+	ptxas := c.String("ptxas-cmd-options", "", "`OPTIONS` for ptxas, one string split as a shell splits it")
+	files, err := c.parse(args, nil)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() != 1 || *out == "" {
-		fmt.Fprintln(stderr, "usage: gpubuild attach [--module REGEX] [--triple T] [--chip sm_90] [--features +ptx80] [-O 3] [--fast] [--ftz]\n"+
-			"                       [-l LIB.bc]... [--ptxas-cmd-options \"...\"] [--target LABEL] -o OUT.mlir IN.mlir")
-		return errUsage
+	switch {
+	case o.out == "":
+		return c.usageError("no output: give -o OUT.mlir (- for standard output)")
+	case len(files) != 1:
+		return c.usageError("one MLIR file, please (have %d)", len(files))
 	}
-	in := fs.Arg(0)
-	prefix := ""
-	if *label != "" {
-		prefix = *label + ": "
-	}
+	in := files[0]
 	t := mlir.Target{Module: *module, Triple: *triple, Chip: *chipName, Features: *features, O: *opt,
 		Fast: *fast, FTZ: *ftz, Link: link, PtxasOptions: *ptxas}
 	if err := t.Validate(); err != nil {
-		return fmt.Errorf("%s%s: %w", prefix, in, err)
+		return o.errorf("%s: %w", in, err)
 	}
 	src, err := os.ReadFile(in)
 	if err != nil {
-		return fmt.Errorf("%s%w", prefix, err)
+		return o.wrap(err)
 	}
 	res, rep, err := mlir.Attach(src, t)
 	if err != nil {
 		var se *mlir.SyntaxError
 		if errors.As(err, &se) {
-			return fmt.Errorf("%s%s:%w", prefix, in, err) // file:line:col: message
+			return o.errorf("%s:%w", in, err) // file:line:col: message
 		}
-		return fmt.Errorf("%s%s: %w", prefix, in, err)
+		return o.errorf("%s: %w", in, err)
 	}
 	if len(rep.Matched()) == 0 {
-		return fmt.Errorf("%s%s: %s", prefix, in, noMatch(rep, *module))
+		return o.errorf("%s: %s", in, noMatch(rep, *module))
 	}
-	if err := artifact.WriteFileAtomic(*out, res); err != nil {
-		return fmt.Errorf("%s%w", prefix, err)
-	}
-	return nil
+	return o.write(stdout, res)
 }
 
 // noMatch says why no gpu.module took the target, listing the modules there are.

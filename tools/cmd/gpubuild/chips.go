@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/buildfile"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/internal/buildfile"
 )
 
 const chipsUsage = `usage: gpubuild chips [--repo DIR] [--json] [PATTERN...]                 list gpu_module targets
@@ -24,26 +23,21 @@ const chipsUsage = `usage: gpubuild chips [--repo DIR] [--json] [PATTERN...]    
 
 // runChips lists and edits the chips of the gpu_module targets in a repository's BUILD files.
 func runChips(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("chips", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintln(stderr, chipsUsage) }
-	repoDir := fs.String("repo", "", "the repository root (default: $BUILD_WORKSPACE_DIRECTORY, else the repository around the current directory)")
-	asJSON := fs.Bool("json", false, "list: print one JSON object per target, one per line")
+	c := newCommand("chips", chipsUsage, stdout, stderr)
+	repoDir := c.String("repo", "", "the repository root `DIR` (default: $BUILD_WORKSPACE_DIRECTORY, else the repository around the current directory)")
+	asJSON := c.Bool("json", false, "list: print one JSON object per target, one per line")
 	edits := map[string]*string{
-		"set":    fs.String("set", "", "comma-separated chips: make the targets' chips exactly these"),
-		"add":    fs.String("add", "", "comma-separated chips to add"),
-		"remove": fs.String("remove", "", "comma-separated chips to remove"),
+		"set":    c.String("set", "", "comma-separated `CHIPS`: make the targets' chips exactly these"),
+		"add":    c.String("add", "", "comma-separated `CHIPS` to add"),
+		"remove": c.String("remove", "", "comma-separated `CHIPS` to remove"),
 	}
-	toolkit := fs.String("toolkit", "", "a CUDA version, e.g. 13.0: replace the chips it cannot compile")
-	dryRun := fs.Bool("dry-run", false, "edits: print the changes, write nothing")
-	patterns, err := parseInterspersed(fs, args)
+	toolkit := c.String("toolkit", "", "a CUDA `VERSION`, e.g. 13.0: replace the chips it cannot compile")
+	dryRun := c.Bool("dry-run", false, "edits: print the changes, write nothing")
+	patterns, err := c.parse(args, nil)
 	if err != nil {
-		return errUsage
+		return err
 	}
-	usage := func(why string) error {
-		fmt.Fprintf(stderr, "gpubuild chips: %s\n%s\n", why, chipsUsage)
-		return errUsage
-	}
+	usage := func(why string) error { return c.usageError("%s", why) }
 	op := ""
 	for _, name := range []string{"set", "add", "remove", "toolkit"} {
 		if name == "toolkit" && *toolkit == "" || name != "toolkit" && *edits[name] == "" {
@@ -151,26 +145,6 @@ func chipsOp(repo *buildfile.Repo, op string, patterns, chips []string, tk chip.
 		fmt.Fprintln(stdout, "no BUILD file changed")
 	}
 	return err
-}
-
-// parseInterspersed parses flags that may come after patterns, as Bazel's do
-// ("gpubuild chips //app/... --add sm_100"), and returns the patterns. After "--" all is patterns.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return positional, nil
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(positional, rest...), nil
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
 }
 
 // splitChips reads a comma-separated chip list.

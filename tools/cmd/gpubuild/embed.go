@@ -3,57 +3,67 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
 	"github.com/rulesgpu/rules_gpu/tools/internal/embed"
 )
 
-func runEmbed(_ context.Context, args []string, _, stderr io.Writer) error {
-	fs := flag.NewFlagSet("embed", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	lang := fs.String("lang", "", "go (a Go file and the artifact beside it) or c (a C header and source)")
-	target := fs.String("target", "", "the gpu_module's Bazel label, written into the files")
-	format := fs.String("format", "", "the gpu_module's format")
-	chips := fs.String("chips", "", "the gpu_module's chips, comma-separated")
-	pkg := fs.String("package", "", "go: the package name")
-	goOut := fs.String("go-out", "", "go: the Go file to write")
-	copyTo := fs.String("copy-to", "", "go: where to copy the artifact (beside the Go file)")
-	symbol := fs.String("symbol", "", "c: the C symbol of the bytes")
-	hOut := fs.String("h-out", "", "c: the header to write")
-	include := fs.String("include", "", "c: the path by which the source includes the header")
-	cOut := fs.String("c-out", "", "c: the C source to write")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
+const embedUsage = `usage: gpubuild embed --lang go --package NAME --go-out FILE.go --copy-to FILE [--target L --format F --chips C] ARTIFACT
+       gpubuild embed --lang c --symbol NAME --h-out FILE.h --include PATH --c-out FILE.c [--target L --format F --chips C] ARTIFACT
+  Go: a Go file that carries ARTIFACT (copied beside it, for //go:embed). C: a header and a source
+  whose bytes are ARTIFACT, aligned and NUL-terminated for cuModuleLoadData. The outputs are written
+  together: an error leaves every regular file as it was.`
+
+// runEmbed writes a Go file, or a C header and source, that carry an artifact in a host program.
+func runEmbed(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	var o common
+	c := newCommand("embed", embedUsage, stdout, stderr)
+	o.register(c, "")
+	lang := c.String("lang", "", "the language (`LANG`): go (a Go file and the artifact beside it) or c (a C header and source)")
+	format := c.String("format", "", "the gpu_module's `FORMAT`, written into the files")
+	chips := c.String("chips", "", "the gpu_module's `CHIPS`, comma-separated, written into the files")
+	pkg := c.String("package", "", "go: the package `NAME`")
+	goOut := c.String("go-out", "", "go: the Go `FILE` to write")
+	copyTo := c.String("copy-to", "", "go: where to copy the artifact (a `FILE` beside the Go file)")
+	symbol := c.String("symbol", "", "c: the C symbol (`NAME`) of the bytes")
+	hOut := c.String("h-out", "", "c: the header `FILE` to write")
+	include := c.String("include", "", "c: the `PATH` by which the source includes the header")
+	cOut := c.String("c-out", "", "c: the C source `FILE` to write")
+	files, err := c.parse(args, nil)
+	if err != nil {
+		return err
 	}
-	usage := "usage: gpubuild embed --lang go --package NAME --go-out FILE.go --copy-to FILE [--target L --format F --chips C] ARTIFACT\n" +
-		"       gpubuild embed --lang c --symbol NAME --h-out FILE.h --include PATH --c-out FILE.c [--target L --format F --chips C] ARTIFACT"
-	if fs.NArg() != 1 || (*lang == "go" && (*goOut == "" || *copyTo == "" || *pkg == "")) ||
-		(*lang == "c" && (*hOut == "" || *cOut == "" || *symbol == "" || *include == "")) || (*lang != "go" && *lang != "c") {
-		fmt.Fprintln(stderr, usage)
-		return errUsage
+	switch {
+	case *lang != "go" && *lang != "c":
+		return c.usageError("--lang %q: use go or c", *lang)
+	case len(files) != 1:
+		return c.usageError("one artifact, please (have %d)", len(files))
+	case *lang == "go" && (*goOut == "" || *copyTo == "" || *pkg == ""):
+		return c.usageError("--lang go needs --package, --go-out and --copy-to")
+	case *lang == "c" && (*hOut == "" || *cOut == "" || *symbol == "" || *include == ""):
+		return c.usageError("--lang c needs --symbol, --h-out, --include and --c-out")
 	}
-	src := fs.Arg(0)
-	name := *target
-	if name == "" {
-		name = src
+	src := files[0]
+	label := o.target
+	if label == "" {
+		label = src
 	}
 	data, err := os.ReadFile(src)
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return o.wrap(err)
 	}
 	a, err := artifact.Parse(data)
 	if err != nil {
-		return fmt.Errorf("%s: %s: %w", name, src, err)
+		return o.errorf("%s: %w", src, err)
 	}
 	kernels, err := a.Kernels()
 	if err != nil {
-		return fmt.Errorf("%s: %s: %w", name, src, err)
+		return o.errorf("%s: %w", src, err)
 	}
 	var images []string
 	for _, info := range artifact.Describe(a) {
@@ -64,7 +74,7 @@ func runEmbed(_ context.Context, args []string, _, stderr io.Writer) error {
 		}
 		images = append(images, arch+" "+kind)
 	}
-	spec := embed.Artifact{Label: name, Format: *format, Images: images, Kernels: kernels, Data: data}
+	spec := embed.Artifact{Label: label, Format: *format, Images: images, Kernels: kernels, Data: data}
 	if *chips != "" {
 		spec.Chips = strings.Split(*chips, ",")
 	}
@@ -72,28 +82,14 @@ func runEmbed(_ context.Context, args []string, _, stderr io.Writer) error {
 		spec.File = filepath.Base(*copyTo)
 		var b bytes.Buffer
 		if err := embed.Go(&b, *pkg, spec); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
+			return o.wrap(err)
 		}
-		if err := artifact.WriteFileAtomic(*copyTo, data); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if err := artifact.WriteFileAtomic(*goOut, b.Bytes()); err != nil {
-			os.Remove(*copyTo)
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		return nil
+		return o.wrap(atomicfile.WriteAll(atomicfile.File{Path: *copyTo, Data: data}, atomicfile.File{Path: *goOut, Data: b.Bytes()}))
 	}
 	spec.File = filepath.Base(src)
-	var h, c bytes.Buffer
-	if err := embed.C(&h, &c, *include, *symbol, spec); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+	var h, cs bytes.Buffer
+	if err := embed.C(&h, &cs, *include, *symbol, spec); err != nil {
+		return o.wrap(err)
 	}
-	if err := artifact.WriteFileAtomic(*hOut, h.Bytes()); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err := artifact.WriteFileAtomic(*cOut, c.Bytes()); err != nil {
-		os.Remove(*hOut)
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
+	return o.wrap(atomicfile.WriteAll(atomicfile.File{Path: *hOut, Data: h.Bytes()}, atomicfile.File{Path: *cOut, Data: cs.Bytes()}))
 }

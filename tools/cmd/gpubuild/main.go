@@ -1,57 +1,74 @@
-// Command gpubuild is rules_gpu's helper: the one binary that Bazel actions run. Each verb is a thin
-// layer of flags over a package under tools/.
+// Command gpubuild is rules_gpu's helper: the one binary that Bazel actions run, and a tool to run
+// by hand. Each verb is a thin layer of flags over a package under tools/.
 //
-//	gpubuild compile --chip sm_90 [--format offload|isa|bin] --out OUT [TOOL FLAGS] SRC.{mlir,ll,bc,ptx,cu}
-//	gpubuild link -o OUT.fatbin [--compress lz4] [--compress-all] [CHIP=]IMAGE...
+//	gpubuild compile --chip sm_90 -o OUT [--format bin|isa|offload|llvm] [FLAGS] [-I DIR] [-D NAME=V] SRC.{mlir,ll,bc,ptx,cu}
+//	gpubuild link -o OUT.fatbin [--compress none|lz4|zstd] [--compress-all] [CHIP=]IMAGE...
 //	gpubuild inspect [--json] FILE...
-//	gpubuild extract -o DIR FILE
-//	gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] [--json] FILE...
+//	gpubuild extract [-o DIR] FILE
+//	gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] [--json] [--together] [--stamp FILE] FILE...
+//	gpubuild attach [--module REGEX] [--chip sm_90] [-O 3] [...] -o OUT.mlir IN.mlir
 //	gpubuild embed --lang go|c [...] ARTIFACT
 //	gpubuild chips [--repo DIR] [--json | --set|--add|--remove sm_80,sm_90 | --toolkit 13.0] [--dry-run] [PATTERN...]
 //
-// Arguments may come from Bazel parameter files ("--params=FILE").
+// "gpubuild VERB --help" prints a verb's flags. Flags may come before or after the arguments ("--"
+// ends them), as with clang and Bazel. "-o -" writes the output to standard output (compile,
+// link, attach). An output that is a device, a FIFO or a symbolic link is written through, never
+// replaced (tools/internal/atomicfile). Actions pass --target LABEL, which starts every error
+// message; compile then uses only the tools its flags name, where by hand it finds the CUDA toolkit
+// and LLVM as the Bazel toolchains do (tools/internal/toolfind). Arguments may come from Bazel
+// parameter files ("--params=FILE").
+//
+// Exit status: 0 on success, 1 on failure, 2 on a usage error.
 package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"time"
+	"slices"
+	"strings"
+	"text/tabwriter"
 
-	"github.com/rulesgpu/rules_gpu/tools/chip"
-	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
 	"github.com/rulesgpu/rules_gpu/tools/internal/params"
 )
 
+// verb is one verb of gpubuild: its name, the line that sums it up in the usage, and what runs it.
 type verb struct {
-	summary string
-	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	name, summary string
+	run           func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
-func verbs() map[string]verb {
-	return map[string]verb{
-		"compile": {"compile one source (MLIR, LLVM IR, PTX, CUDA C++) for one chip: LLVM IR, PTX or cubin", runCompile},
-		"link":    {"join cubins and PTX into one fatbin", runLink},
-		"inspect": {"list the images in fatbins, cubins and PTX files", runInspect},
-		"extract": {"write each image of a fatbin to a file, decompressed", runExtract},
-		"check":   {"say whether artifacts load on runner chips (and drivers), and why not", runCheck},
-		"attach":  {"attach an NVVM target to the gpu.modules of an MLIR file (as --nvvm-attach-target)", runAttach},
-		"embed":   {"write a Go file or a C header and source that carry an artifact in a host program", runEmbed},
-		"chips":   {"list and edit the chips of the gpu_module targets in BUILD files", runChips},
+// verbs is the table of verbs, in the order of the usage and of the package documentation (a test
+// keeps them alike).
+func verbs() []verb {
+	return []verb{
+		{"compile", "compile one source (MLIR, LLVM IR, PTX, CUDA C++) for one chip: LLVM IR, PTX or cubin", runCompile},
+		{"link", "join cubins and PTX into one fatbin", runLink},
+		{"inspect", "list the images in fatbins, cubins and PTX files", runInspect},
+		{"extract", "write each image of a fatbin to a file, decompressed", runExtract},
+		{"check", "say whether artifacts load on runner chips (and drivers), and why not", runCheck},
+		{"attach", "attach an NVVM target to the gpu.modules of an MLIR file (as --nvvm-attach-target)", runAttach},
+		{"embed", "write a Go file or a C header and source that carry an artifact in a host program", runEmbed},
+		{"chips", "list and edit the chips of the gpu_module targets in BUILD files", runChips},
 	}
 }
 
-// errUsage marks errors whose message is a usage text already printed.
-var errUsage = errors.New("usage")
+var (
+	// errUsage marks errors whose message and usage text are printed already (exit status 2).
+	errUsage = errors.New("usage")
+	// errHelp marks a request for help, answered already (exit status 0).
+	errHelp = errors.New("help")
+)
 
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// run runs the gpubuild command line args and returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	args, err := params.Expand(args)
 	if err != nil {
@@ -59,115 +76,178 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	vs := verbs()
-	if len(args) == 0 || vs[args[0]].run == nil {
-		fmt.Fprintln(stderr, "usage: gpubuild VERB [FLAGS] [ARGS]\n\nverbs:")
-		for _, name := range []string{"compile", "link", "inspect", "extract", "check", "attach", "embed", "chips"} {
-			fmt.Fprintf(stderr, "  %-10s %s\n", name, vs[name].summary)
-		}
+	if len(args) == 0 {
+		usage(stderr, vs)
 		return 2
 	}
-	if err := vs[args[0]].run(ctx, args[1:], stdout, stderr); err != nil {
-		if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
-			return 2
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		if len(args) == 1 {
+			usage(stdout, vs)
+			return 0
 		}
-		fmt.Fprintf(stderr, "gpubuild %s: %v\n", args[0], err)
+		name, args = args[1], []string{args[1], "--help"} // gpubuild help VERB
+	}
+	i := slices.IndexFunc(vs, func(v verb) bool { return v.name == name })
+	if i < 0 {
+		fmt.Fprintf(stderr, "gpubuild: unknown verb %q\n\n", name)
+		usage(stderr, vs)
+		return 2
+	}
+	switch err := vs[i].run(ctx, args[1:], stdout, stderr); {
+	case err == nil, errors.Is(err, errHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	default:
+		fmt.Fprintf(stderr, "gpubuild %s: %v\n", name, err)
 		return 1
 	}
-	return 0
 }
 
-func runCompile(ctx context.Context, args []string, _, stderr io.Writer) error {
-	fs := flag.NewFlagSet("compile", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	target := fs.String("target", "", "the Bazel label, for error messages")
-	chipName := fs.String("chip", "", "the chip to compile for, e.g. sm_90")
-	format := fs.String("format", "bin", "what to produce: offload (LLVM bitcode), isa (PTX), bin (cubin), or llvm (an MLIR source's LLVM IR, for every chip)")
-	origin := fs.String("origin", "", "the user's source that SRC was made from, for error messages")
-	out := fs.String("out", "", "the artifact to write")
-	toolkit := fs.String("toolkit", "", "the CUDA toolkit's version (e.g. 12.4): check the chip and the PTX against it, and pick the PTX ISA")
-	ptxVersion := fs.String("ptx", "", "the PTX ISA version to emit (default: the oldest the chip accepts)")
-	module := fs.String("module", "", "MLIR: regular expression selecting the gpu.module to compile")
-	opt := fs.Int("O", 2, "optimisation level, 0-3")
-	fast := fs.Bool("fast", false, "fast math")
-	ftz := fs.Bool("ftz", false, "flush f32 denormals to zero")
-	var tools compile.Tools
-	fs.StringVar(&tools.Ptxas, "ptxas", "ptxas", "ptxas")
-	fs.StringVar(&tools.Llc, "llc", "llc", "llc")
-	fs.StringVar(&tools.Opt, "opt", "opt", "LLVM opt")
-	fs.StringVar(&tools.LLVMLink, "llvm-link", "llvm-link", "llvm-link")
-	fs.StringVar(&tools.Clang, "clang", "clang", "clang (CUDA C++ sources)")
-	fs.StringVar(&tools.MLIROpt, "mlir-opt", "mlir-opt", "mlir-opt (MLIR sources)")
-	fs.StringVar(&tools.MLIRTranslate, "mlir-translate", "mlir-translate", "mlir-translate (MLIR sources)")
-	fs.StringVar(&tools.Libdevice, "libdevice", "", "the CUDA toolkit's libdevice.10.bc")
-	fs.StringVar(&tools.CUDAPath, "cuda-path", "", "the CUDA toolkit root, for clang's --cuda-path")
-	var ptxasOpts multiFlag
-	fs.Var(&ptxasOpts, "ptxas_opt", "an extra ptxas option (repeatable)")
-	trace := fs.String("trace", "", "append one JSON line with the helper's wall time and each tool's to this file (profiling)")
-	if err := fs.Parse(args); err != nil {
-		return errUsage
+func usage(w io.Writer, vs []verb) {
+	fmt.Fprint(w, "usage: gpubuild VERB [FLAGS] [ARGS]     (gpubuild VERB --help: the verb's flags)\n\nverbs:\n")
+	for _, v := range vs {
+		fmt.Fprintf(w, "  %-10s %s\n", v.name, v.summary)
 	}
-	if fs.NArg() != 1 || *out == "" || (*chipName == "" && *format != "llvm") {
-		fmt.Fprintln(stderr, "usage: gpubuild compile --chip CHIP --out OUT [--format offload|isa|bin|llvm] [--toolkit 12.4] [--ptx 7.8] [-O 3] [--fast] [--ftz] [--module REGEX] [TOOL FLAGS] SRC\n"+
-			"  SRC is .mlir, .ll, .bc, .ptx or .cu")
-		return errUsage
-	}
-	name := *target
-	if name == "" {
-		name = fs.Arg(0)
-	}
-	job := compile.Job{Target: name, Src: fs.Arg(0), Origin: *origin, Out: *out, O: *opt, Fast: *fast, FTZ: *ftz, PtxasOptions: ptxasOpts, Module: *module}
-	var err error
-	if *chipName != "" {
-		if job.Chip, err = chip.Parse(*chipName); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-	}
-	if job.Format, err = compile.ParseFormat(*format); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if *toolkit != "" {
-		if job.Toolkit, err = chip.ParseToolkit(*toolkit); err != nil {
-			return fmt.Errorf("%s: toolkit: %w", name, err)
-		}
-	}
-	if *ptxVersion != "" {
-		if job.PTX, err = chip.ParsePTX(*ptxVersion); err != nil {
-			return fmt.Errorf("%s: --ptx: %w", name, err)
-		}
-	}
-	if *opt < 0 || *opt > 3 {
-		return fmt.Errorf("%s: -O %d: use 0 to 3", name, *opt)
-	}
-	if *trace == "" {
-		return tools.Compile(ctx, job)
-	}
-	// One JSON line: the helper's wall time, the tools' total, and each tool run as [stage, ms].
-	rec := struct {
-		Target  string  `json:"target"`
-		Chip    string  `json:"chip"`
-		TotalMS float64 `json:"total_ms"`
-		ToolsMS float64 `json:"tools_ms"`
-		Stages  [][]any `json:"stages_ms"`
-	}{Target: name, Chip: job.Chip.String()}
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	job.Trace = func(stage string, d time.Duration) {
-		rec.Stages = append(rec.Stages, []any{stage, ms(d)})
-		rec.ToolsMS += ms(d)
-	}
-	start := time.Now()
-	err = tools.Compile(ctx, job)
-	rec.TotalMS = ms(time.Since(start))
-	line, _ := json.Marshal(rec)
-	f, ferr := os.OpenFile(*trace, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if ferr != nil {
-		return errors.Join(err, fmt.Errorf("%s: --trace: %w", name, ferr))
-	}
-	_, werr := f.Write(append(line, '\n'))
-	err = errors.Join(err, werr)
-	return errors.Join(err, f.Close())
 }
 
+// command is a verb's flags and usage text.
+type command struct {
+	*flag.FlagSet
+	usage          string // "usage: gpubuild VERB ...", and what the arguments are
+	stdout, stderr io.Writer
+}
+
+func newCommand(name, usage string, stdout, stderr io.Writer) *command {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors and usage are printed by parse
+	fs.Usage = func() {}
+	return &command{FlagSet: fs, usage: usage, stdout: stdout, stderr: stderr}
+}
+
+// parse parses args: flags and arguments in any order, as clang and Bazel take them ("gpubuild
+// compile k.cu --chip sm_90"); after "--" all are arguments. extra, when set, recognises options
+// that are not the verb's flags (clang's -Idir): it returns how many arguments the option at the
+// head of its argument takes, having kept them, or 0. A flag may be given "-O3" as well as "-O 3".
+// On a bad flag parse prints the error and the usage and returns errUsage; on -h or --help it
+// prints the usage to standard output and returns errHelp. It returns the arguments.
+func (c *command) parse(args []string, extra func([]string) int) ([]string, error) {
+	var positional []string
+	for len(args) > 0 {
+		a := args[0]
+		if a == "--" {
+			return append(positional, args[1:]...), nil
+		}
+		if extra != nil {
+			if n := extra(args); n > 0 {
+				args = args[n:]
+				continue
+			}
+		}
+		if len(a) < 2 || a[0] != '-' {
+			positional = append(positional, a)
+			args = args[1:]
+			continue
+		}
+		// One flag and, unless it is boolean or holds "=value", the next argument as its value.
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if len(name) > 1 && name[0] == 'O' && c.Lookup(name) == nil && c.Lookup("O") != nil && strings.Trim(name[1:], "0123456789") == "" {
+			a, hasValue = "-O="+name[1:], true // -O3, as clang writes it
+		}
+		n := 1
+		if f := c.Lookup(name); f != nil && !hasValue && !isBool(f) && len(args) > 1 {
+			n = 2
+		}
+		err := c.Parse(append([]string{a}, args[1:n]...))
+		if errors.Is(err, flag.ErrHelp) {
+			c.printUsage(c.stdout)
+			return nil, errHelp
+		}
+		if err != nil {
+			return nil, c.usageError("%v", err)
+		}
+		args = args[n:]
+	}
+	return positional, nil
+}
+
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// usageError prints why the command line is wrong and the usage, and returns errUsage.
+func (c *command) usageError(format string, args ...any) error {
+	fmt.Fprintf(c.stderr, "gpubuild %s: %s\n", c.Name(), fmt.Sprintf(format, args...))
+	c.printUsage(c.stderr)
+	return errUsage
+}
+
+// printUsage prints the usage text and the flags, each as it is written: -o, --chip.
+func (c *command) printUsage(w io.Writer) {
+	fmt.Fprintf(w, "%s\n\nflags:\n", c.usage)
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	c.VisitAll(func(f *flag.Flag) {
+		value, text := flag.UnquoteUsage(f)
+		name := "--" + f.Name
+		if len(f.Name) == 1 {
+			name = "-" + f.Name
+		}
+		if value != "" {
+			name += " " + value
+		}
+		switch f.DefValue {
+		case "", "false", "0", "[]":
+		default:
+			text += " (default " + f.DefValue + ")"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", name, text)
+	})
+	tw.Flush()
+}
+
+// common are the flags that the verbs of Bazel actions share: --target, the label that starts
+// every error message, and -o, the output.
+type common struct {
+	target string
+	out    string
+}
+
+// register adds --target to c, and -o with the text outUsage unless that is "".
+func (o *common) register(c *command, outUsage string) {
+	c.StringVar(&o.target, "target", "", "the Bazel `LABEL` that starts every error message (Bazel actions pass it)")
+	if outUsage != "" {
+		c.StringVar(&o.out, "o", "", outUsage)
+	}
+}
+
+// wrap starts err's message with the label.
+func (o *common) wrap(err error) error {
+	if err == nil || o.target == "" {
+		return err
+	}
+	return fmt.Errorf("%s: %w", o.target, err)
+}
+
+// errorf is fmt.Errorf, started with the label.
+func (o *common) errorf(format string, args ...any) error {
+	return o.wrap(fmt.Errorf(format, args...))
+}
+
+// write writes data to the -o output: "-" is standard output, any other path is written by
+// atomicfile.Write (replaced at once, or written through when a device or FIFO).
+func (o *common) write(stdout io.Writer, data []byte) error {
+	if o.out == "-" {
+		_, err := stdout.Write(data)
+		return o.wrap(err)
+	}
+	return o.wrap(atomicfile.Write(o.out, data))
+}
+
+// multiFlag is a repeatable flag: each use appends its value.
 type multiFlag []string
 
-func (m *multiFlag) String() string     { return fmt.Sprint(*m) }
+func (m *multiFlag) String() string     { return strings.Join(*m, " ") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }

@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	_ "embed"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,6 +22,117 @@ func gpubuild(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	code = run(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
 }
+
+// mainGo is main.go, which holds the package documentation (embedded: under Bazel, the test's
+// runfiles hold no sources).
+//
+//go:embed main.go
+var mainGo string
+
+// The package documentation lists exactly the verbs of the table, in its order.
+func TestVerbTable(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", mainGo, parser.PackageClauseOnly|parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var documented []string
+	for _, m := range regexp.MustCompile(`(?m)^\s+gpubuild ([a-z]+) `).FindAllStringSubmatch(f.Doc.Text(), -1) {
+		documented = append(documented, m[1])
+	}
+	var table []string
+	for _, v := range verbs() {
+		table = append(table, v.name)
+	}
+	if !slices.Equal(documented, table) {
+		t.Errorf("the package documentation lists the verbs %q; the table %q", documented, table)
+	}
+	// The usage lists them too, in the same order.
+	code, _, errs := gpubuild(t)
+	var listed []string
+	for _, m := range regexp.MustCompile(`(?m)^  ([a-z]+) +`).FindAllStringSubmatch(errs, -1) {
+		listed = append(listed, m[1])
+	}
+	if code != 2 || !slices.Equal(listed, table) {
+		t.Errorf("gpubuild alone: exit %d, lists %q, want 2 and %q", code, listed, table)
+	}
+}
+
+// Every verb answers a bad flag with the error and its usage (exit 2) and --help with its usage on
+// standard output (exit 0); a missing argument is a usage error too.
+func TestUsage(t *testing.T) {
+	for _, v := range verbs() {
+		t.Run(v.name, func(t *testing.T) {
+			code, out, errs := gpubuild(t, v.name, "--no-such-flag")
+			if code != 2 || out != "" || !strings.Contains(errs, "gpubuild "+v.name+": flag provided but not defined: -no-such-flag") ||
+				!strings.Contains(errs, "usage: gpubuild "+v.name) || !strings.Contains(errs, "\nflags:\n") {
+				t.Errorf("a bad flag: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+			}
+			code, out, errs = gpubuild(t, v.name, "--help")
+			if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: gpubuild "+v.name) {
+				t.Errorf("--help: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+			}
+			// Long flags are hyphenated (--ptxas-opt), never --ptxas_opt.
+			for _, m := range regexp.MustCompile(`(?m)^  (--?\S+)`).FindAllStringSubmatch(out, -1) {
+				if strings.Contains(m[1], "_") {
+					t.Errorf("flag %s: hyphenate it", m[1])
+				}
+			}
+			if _, hout, _ := gpubuild(t, "help", v.name); hout != out {
+				t.Errorf("gpubuild help %s differs from gpubuild %s --help", v.name, v.name)
+			}
+			if v.name == "chips" || v.name == "inspect" {
+				return // run without arguments, they do something
+			}
+			if code, _, errs := gpubuild(t, v.name); code != 2 || !strings.Contains(errs, "usage: gpubuild "+v.name) {
+				t.Errorf("no arguments: exit %d\nstderr: %s", code, errs)
+			}
+		})
+	}
+	// Flags are listed as they are written: one dash for one letter, two otherwise.
+	_, out, _ := gpubuild(t, "compile", "--help")
+	for _, want := range []string{"\n  -o ", "\n  -O LEVEL ", "\n  --chip CHIP ", "\n  --ptxas-opt OPTION ", "\n  --clang-opt OPTION ", "(default 2)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("compile --help lacks %q:\n%s", want, out)
+		}
+	}
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}} {
+		if code, out, _ := gpubuild(t, args...); code != 0 || !strings.Contains(out, "verbs:") {
+			t.Errorf("gpubuild %s: exit %d\n%s", args[0], code, out)
+		}
+	}
+	if code, _, errs := gpubuild(t, "frobnicate"); code != 2 || !strings.Contains(errs, `unknown verb "frobnicate"`) {
+		t.Errorf("an unknown verb: exit %d: %s", code, errs)
+	}
+}
+
+// Flags may follow the arguments, as with clang and Bazel; "--" ends them.
+func TestInterleaved(t *testing.T) {
+	dir := t.TempDir()
+	ptx := filepath.Join(dir, "k.ptx")
+	if err := os.WriteFile(ptx, []byte(testPTX), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fb := filepath.Join(dir, "k.fatbin")
+	if code, _, errs := gpubuild(t, "link", ptx, "-o", fb, "--compress", "none"); code != 0 {
+		t.Fatalf("link with flags last: %d %s", code, errs)
+	}
+	if code, out, errs := gpubuild(t, "inspect", fb, "--json"); code != 0 || !strings.Contains(out, `"compression":"none"`) {
+		t.Errorf("inspect with --json last: %d %s %s", code, out, errs)
+	}
+	if code, out, errs := gpubuild(t, "check", fb, "--runs-on", "sm_90", "--driver=12.4"); code != 0 || !strings.HasPrefix(out, "OK") {
+		t.Errorf("check with flags last: %d %s %s", code, out, errs)
+	}
+	xdir := filepath.Join(dir, "x")
+	if code, out, errs := gpubuild(t, "extract", fb, "-o", xdir); code != 0 || !strings.Contains(out, xdir) {
+		t.Errorf("extract with -o last: %d %s %s", code, out, errs)
+	}
+	// After "--", "--json" is a file name.
+	if code, _, errs := gpubuild(t, "inspect", "--", "--json"); code != 1 || !strings.Contains(errs, "--json: no such file") {
+		t.Errorf("inspect -- --json: %d %s", code, errs)
+	}
+}
+
+const testPTX = ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k() { ret; }\n"
 
 // The verbs work together on real files: link PTX into a fatbin, inspect it, extract it, check it.
 func TestVerbs(t *testing.T) {
@@ -71,14 +187,14 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// chipsRepo copies the test repository of tools/buildfile (stored with ".txt" added to every file name,
-// see tools/buildfile/buildfile_test.go) into a temporary directory.
+// chipsRepo copies the test repository of tools/internal/buildfile (stored with ".txt" added to every
+// file name, see tools/internal/buildfile/buildfile_test.go) into a temporary directory.
 func chipsRepo(t *testing.T) string {
 	t.Helper()
 	src := filepath.Join("..", "..", "internal", "buildfile", "testdata", "repo")
 	if _, err := os.Stat(src); err != nil {
-		// Under bazel test, unless the test's data holds //tools/buildfile's testdata.
-		t.Skipf("the test repositories of tools/buildfile are not here: %v", err)
+		// Under bazel test, unless the test's data holds //tools/internal/buildfile's testdata.
+		t.Skipf("the test repositories of tools/internal/buildfile are not here: %v", err)
 	}
 	dst := t.TempDir()
 	buildfiletest.CopyRepo(t, src, dst)

@@ -112,7 +112,7 @@ func TestLinkDescribeExtract(t *testing.T) {
 		t.Error("Link is not deterministic")
 	}
 	out := filepath.Join(dir, "app.fatbin")
-	if err := WriteFileAtomic(out, data); err != nil {
+	if err := os.WriteFile(out, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	a, err := Open(out)

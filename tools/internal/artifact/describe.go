@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
+	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
 )
 
 // Info describes one image of an artifact: what `gpubuild inspect --json` prints, one object each.
@@ -92,7 +93,7 @@ func Extract(a *Artifact, dir string) ([]string, error) {
 		if n := elfSize(payload); e.Kind == fatbin.KindELF && n > 0 && n < uint64(len(payload)) {
 			payload = payload[:n] // uncompressed cubins are stored zero-padded to 8 bytes
 		}
-		if err := WriteFileAtomic(p, payload); err != nil {
+		if err := atomicfile.Write(p, payload); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)

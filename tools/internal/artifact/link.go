@@ -3,7 +3,6 @@ package artifact
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
@@ -67,28 +66,6 @@ func Link(images []fatbin.Entry, opts LinkOptions) ([]byte, error) {
 		entries[i] = e
 	}
 	return fatbin.Marshal(entries, fatbin.WriteOptions{})
-}
-
-// WriteFileAtomic writes data to path so that path either keeps its old state or holds all of data:
-// never a partial file.
-func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600 files
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // ParseCompression reads "none", "lz4" or "zstd".

@@ -18,7 +18,7 @@ import (
 // The oracle tests check our fatbins with the CUDA toolkit's own tools, and our reader against the
 // toolkit's own fatbins. The tools come from the environment (PTXAS, FATBINARY, CUOBJDUMP, NVCC: set
 // by the Bazel test to runfiles paths of the CUDA toolchain's tools) or from PATH
-// (tools/env/env.sh run go test ./...).
+// (env/env.sh run go test ./...).
 
 type toolkit struct{ ptxas, fatbinary, cuobjdump, nvcc string }
 

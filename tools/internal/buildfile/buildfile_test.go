@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/bazelbuild/buildtools/build"
-	"github.com/rulesgpu/rules_gpu/tools/internal/buildfile/buildfiletest"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/internal/buildfile/buildfiletest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*/after and testdata/*/report.txt from what the operations do")

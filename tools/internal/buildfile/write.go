@@ -4,22 +4,24 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/bazelbuild/buildtools/build"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
 )
 
 // Write writes back the BUILD files that edits changed, formatted as buildifier formats them
 // (build.Format), and returns their paths relative to the repository root, in package order. A file
 // whose formatted text equals what is on disk is not written; files no edit touched are never written.
 // The whole of an edited file is printed as buildifier would print it, so in a file that was not
-// buildifier-formatted the diff holds more than the edit. Each file is written to a temporary
-// file in its directory and renamed over the old one, so a failure leaves no partly written BUILD
-// file; files written before a failure stay written (the error names the file that failed).
+// buildifier-formatted the diff holds more than the edit. Each file is written by atomicfile.Write
+// (a temporary file in its directory renamed over the old one, keeping its mode; a symbolic link is
+// followed and kept), so a failure leaves no partly written BUILD file; files written before a
+// failure stay written (the error names the file that failed).
 func (r *Repo) Write() ([]string, error) {
 	var pkgs []string
 	for pkg, f := range r.files {
@@ -33,7 +35,7 @@ func (r *Repo) Write() ([]string, error) {
 		f := r.files[pkg]
 		out := build.Format(f.ast)
 		if !bytes.Equal(out, f.orig) {
-			if err := writeAtomic(filepath.Join(r.root, filepath.FromSlash(f.rel)), out); err != nil {
+			if err := atomicfile.Write(filepath.Join(r.root, filepath.FromSlash(f.rel)), out); err != nil {
 				return written, fmt.Errorf("writing %s: %w", f.rel, err)
 			}
 			f.orig = out
@@ -42,38 +44,6 @@ func (r *Repo) Write() ([]string, error) {
 		f.edited = false
 	}
 	return written, nil
-}
-
-// writeAtomic replaces the file at p (following a symbolic link) with data, keeping its mode.
-func writeAtomic(p string, data []byte) error {
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		p = real
-	}
-	mode := os.FileMode(0o644)
-	if info, err := os.Stat(p); err == nil {
-		mode = info.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing left to remove
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
 }
 
 // WriteTable prints targets as an aligned table: LABEL CHIPS FORMAT RUNS_ON FILE:LINE. Unset chips

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,8 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
 )
 
 // Kind is the language of a source file.
@@ -71,6 +73,36 @@ type Tools struct {
 	Libdevice string
 	// CUDAPath is the toolkit root that clang's --cuda-path wants (CUDA C++ only).
 	CUDAPath string
+	// Missing says why a tool that a job needs is missing and how to provide it, as an error message
+	// that names the tool: tool is its name (ptxas, llc, opt, llvm-link, clang, mlir-opt,
+	// mlir-translate, libdevice), path what was configured ("" for nothing; else a path or program
+	// name that was not found). When nil, the message names the Bazel toolchain that provides the
+	// tool (ToolchainMissing).
+	Missing func(tool, path string) string
+}
+
+// ToolchainMissing is the Tools.Missing of Bazel actions, whose tools come from the toolchains:
+// it names the toolchain type that provides the tool.
+func ToolchainMissing(tool, path string) string {
+	provider := "the LLVM toolchain (@rules_gpu//toolchain:llvm_toolchain_type, e.g. the llvm module extension's llvm.local())"
+	if tool == "ptxas" || tool == "libdevice" {
+		provider = "the CUDA toolchain (@rules_gpu//toolchain:cuda_toolchain_type, e.g. the cuda module extension's cuda.local())"
+	}
+	if path == "" {
+		name := tool
+		if tool == "libdevice" {
+			name = "libdevice.10.bc"
+		}
+		return fmt.Sprintf("no %s configured; %s provides it", name, provider)
+	}
+	return fmt.Sprintf("%s: %s not found; %s provides it", tool, path, provider)
+}
+
+func (t Tools) missing(tool, path string) string {
+	if t.Missing == nil {
+		return ToolchainMissing(tool, path)
+	}
+	return t.Missing(tool, path)
 }
 
 // Job is one source compiled for one chip into one artifact.
@@ -83,8 +115,11 @@ type Job struct {
 	// Origin is the user's source that Src was made from (the MLIR of a lowered .ll, the source of a
 	// fatbin's PTX), which error messages name instead of Src; "" when Src is the user's.
 	Origin string
-	// Out is the artifact to write, in Format.
+	// Out is the artifact to write, in Format; "-" writes it to Stdout instead (as clang's -o -).
+	// It is written by atomicfile.Write: replaced at once when a regular file, written through
+	// when a device or FIFO, and left as it was when the compilation fails.
 	Out    string
+	Stdout io.Writer
 	Format Format
 	// Chip is the real architecture, e.g. sm_90.
 	Chip chip.Chip
@@ -99,18 +134,24 @@ type Job struct {
 	Fast, FTZ bool
 	// PtxasOptions are extra ptxas options.
 	PtxasOptions []string
+	// ClangOptions are extra options of clang's device compilation of a CUDA C++ source (-I, -D,
+	// -include, -std=, ...), in order, after rules_gpu's own; other kinds of source take none.
+	ClangOptions []string
 	// Module selects, by regular expression, which gpu.module of an MLIR source to compile; the
 	// source must then hold exactly one match. Empty: the source must hold exactly one gpu.module.
 	Module string
 	// Trace, when set, is told each tool run's stage and wall time (for profiling the helper's own
 	// overhead: its total time minus the tools').
 	Trace func(stage string, d time.Duration)
+
+	missing func(tool, path string) string // Tools.Missing, for the stages
 }
 
 // Compile runs the pipeline for one job: MLIR → LLVM IR → PTX → cubin, entering at the source's kind
 // and stopping at the job's format. The artifact appears at job.Out only when every stage succeeded;
 // intermediate files live in a temporary directory that is removed.
 func (t Tools) Compile(ctx context.Context, job Job) error {
+	job.missing = t.Missing
 	if job.Kind == "" {
 		k, err := KindOf(job.Src)
 		if err != nil {
@@ -127,16 +168,21 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 	if job.Kind == KindPTX && job.Format != FormatBin {
 		return job.fail(nil, "", fmt.Errorf("a PTX source can only become a cubin (format bin), not %s", job.Format))
 	}
+	if len(job.ClangOptions) > 0 && job.Kind != KindCUDA {
+		return job.fail(nil, "", fmt.Errorf("clang options (%s) apply to CUDA C++ sources only; this is a %s source", strings.Join(job.ClangOptions, " "), job.Kind))
+	}
 	ptx, err := job.ptxVersion()
 	if err != nil {
 		return job.fail(nil, "", err)
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(job.Out), ".gpubuild-")
+	if err := t.check(job); err != nil {
+		return err
+	}
+	tmp, err := job.workDir()
 	if err != nil {
-		return job.fail(nil, "", err)
+		return err
 	}
 	defer os.RemoveAll(tmp)
-	_ = os.Remove(job.Out)
 
 	cur := job.Src
 	step := func(name string) string { return filepath.Join(tmp, name) }
@@ -178,12 +224,14 @@ func (t Tools) lower(ctx context.Context, job Job) error {
 	if job.Kind != KindMLIR {
 		return job.fail(nil, "", fmt.Errorf("format %s is for MLIR sources, whose device code does not depend on the chip until it is optimised; this is a %s source", FormatLLVM, job.Kind))
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(job.Out), ".gpubuild-")
+	if err := t.check(job); err != nil {
+		return err
+	}
+	tmp, err := job.workDir()
 	if err != nil {
-		return job.fail(nil, "", err)
+		return err
 	}
 	defer os.RemoveAll(tmp)
-	_ = os.Remove(job.Out)
 	ll, err := t.mlirToLLVM(ctx, job, job.Src, func(name string) string { return filepath.Join(tmp, name) })
 	if err != nil {
 		return err
@@ -208,10 +256,77 @@ func finish(job Job, path string) error {
 			return job.fail(nil, "", errors.New("the module defines no kernel, so there is nothing to launch; mark the entry points: `kernel` on a gpu.func (MLIR), __global__ (CUDA C++), .entry (PTX), ptx_kernel calling convention (LLVM IR)"))
 		}
 	}
-	if err := os.Rename(path, job.Out); err != nil {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return job.fail(nil, "", err)
+	}
+	switch {
+	case job.Out == "-" && job.Stdout == nil:
+		err = errors.New(`output "-" (standard output) without a Job.Stdout`)
+	case job.Out == "-":
+		_, err = job.Stdout.Write(data)
+	default:
+		err = atomicfile.Write(job.Out, data)
+	}
+	if err != nil {
 		return job.fail(nil, "", err)
 	}
 	return nil
+}
+
+// workDir makes the temporary directory of a job's intermediate files: beside the output when that
+// is a regular file (in Bazel's output tree, on the output's file system), else (a device, a FIFO,
+// standard output) in the system's temporary directory. The caller removes it.
+func (job Job) workDir() (string, error) {
+	dir := os.TempDir()
+	if job.Out != "-" {
+		dir = atomicfile.WorkDir(job.Out)
+	}
+	tmp, err := os.MkdirTemp(dir, ".gpubuild-")
+	if err != nil {
+		return "", job.fail(nil, "", err)
+	}
+	return tmp, nil
+}
+
+// check fails when a tool that the job needs for sure is not configured or not found, before any
+// runs. (llvm-link is needed only for bitcode and libdevice calls: its stages check it when they
+// run.)
+func (t Tools) check(job Job) error {
+	var need [][2]string
+	switch job.Kind {
+	case KindMLIR:
+		need = append(need, [2]string{"mlir-opt", t.MLIROpt}, [2]string{"mlir-translate", t.MLIRTranslate})
+	case KindCUDA:
+		need = append(need, [2]string{"clang", t.Clang})
+	}
+	if job.Kind != KindPTX && job.Format != FormatLLVM {
+		need = append(need, [2]string{"opt", t.Opt})
+		if job.Format != FormatOffload {
+			need = append(need, [2]string{"llc", t.Llc})
+		}
+	}
+	if job.Format == FormatBin {
+		need = append(need, [2]string{"ptxas", t.Ptxas})
+	}
+	for _, n := range need {
+		if !present(n[1]) {
+			return job.fail(nil, "", errors.New(t.missing(n[0], n[1])))
+		}
+	}
+	return nil
+}
+
+// runnable says whether a tool is configured and found: an existing path, or a program on PATH.
+func present(tool string) bool {
+	if tool == "" {
+		return false
+	}
+	if _, err := os.Stat(tool); err == nil {
+		return true
+	}
+	_, err := exec.LookPath(tool)
+	return err == nil
 }
 
 // ptxVersion is the PTX ISA to emit: the job's, checked, or the chip's minimum for the toolkit.
@@ -246,23 +361,33 @@ func (job Job) fail(cmd []string, stderr string, err error) error {
 	return &Error{Target: job.Target, Src: src, Chip: chip, Command: cmd, Stderr: stderr, Err: err}
 }
 
-// toolchainOf names the Bazel toolchain type that provides a stage's tool, for messages.
-func toolchainOf(stage string) string {
-	if stage == "ptxas" {
-		return "the CUDA toolchain (@rules_gpu//toolchain:cuda_toolchain_type, e.g. the cuda module extension's cuda.local())"
+// toolOf names the tool that runs a stage of the pipeline, for messages.
+func toolOf(stage string) string {
+	switch stage {
+	case "lower to NVVM":
+		return "mlir-opt"
+	case "translate to LLVM IR":
+		return "mlir-translate"
+	case "optimise":
+		return "opt"
+	case "link libdevice", "read bitcode":
+		return "llvm-link"
 	}
-	return "the LLVM toolchain (@rules_gpu//toolchain:llvm_toolchain_type, e.g. the llvm module extension's llvm.local())"
+	return stage // ptxas, llc, clang
 }
 
 // exec runs one tool of the pipeline; a failure carries the command and what the tool printed.
 func (job Job) exec(ctx context.Context, stage string, cmd ...string) error {
-	if cmd[0] == "" {
-		return job.fail(nil, "", fmt.Errorf("%s: no tool configured for this stage; %s provides it", stage, toolchainOf(stage)))
-	}
-	if _, err := os.Stat(cmd[0]); err != nil {
-		if _, lerr := exec.LookPath(cmd[0]); lerr != nil {
-			return job.fail(nil, "", fmt.Errorf("%s: %s not found; %s provides it", stage, cmd[0], toolchainOf(stage)))
+	if !present(cmd[0]) {
+		explain := job.missing
+		if explain == nil {
+			explain = ToolchainMissing
 		}
+		msg := explain(toolOf(stage), cmd[0])
+		if toolOf(stage) != stage {
+			msg = stage + ": " + msg
+		}
+		return job.fail(nil, "", errors.New(msg))
 	}
 	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
 	var out bytes.Buffer
@@ -291,8 +416,8 @@ func (t Tools) optimise(ctx context.Context, job Job, src string, step func(stri
 		return "", err
 	}
 	if bytes.Contains(ir, []byte("@__nv_")) {
-		if t.Libdevice == "" {
-			return "", job.fail(nil, "", errors.New("the module calls libdevice (__nv_ functions) but no libdevice.10.bc is configured; the CUDA toolchain (@rules_gpu//toolchain:cuda_toolchain_type) provides it"))
+		if !present(t.Libdevice) {
+			return "", job.fail(nil, "", errors.New("the module calls libdevice (__nv_ functions) but "+t.missing("libdevice", t.Libdevice)))
 		}
 		linked := step("linked.bc")
 		if err := job.exec(ctx, "link libdevice", t.LLVMLink, "--only-needed", "--internalize", cur, t.Libdevice, "-o", linked); err != nil {
@@ -362,6 +487,7 @@ func (t Tools) cudaToLLVM(ctx context.Context, job Job, src, out string) (string
 	if job.Fast {
 		args = append(args, "-ffast-math")
 	}
+	args = append(args, job.ClangOptions...) // last, so that they override rules_gpu's
 	if err := job.exec(ctx, "clang", args...); err != nil {
 		return "", err
 	}

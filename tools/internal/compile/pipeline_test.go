@@ -10,12 +10,12 @@ import (
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 )
 
 // findTools finds the pipeline's tools: from the environment (set by the Bazel test to runfiles
-// paths) or on PATH under the build environment's names (tools/env/env.sh run go test ./...).
+// paths) or on PATH under the build environment's names (env/env.sh run go test ./...).
 func findTools(t *testing.T) Tools {
 	t.Helper()
 	find := func(env, name string) string { return testtool.Find(t, env, name) }
@@ -170,5 +170,53 @@ func TestPipelineErrors(t *testing.T) {
 				t.Errorf("left behind: %v", entries)
 			}
 		})
+	}
+}
+
+// A tool that the job needs and that is not configured, or not there, fails the job before any
+// tool runs: by default naming the Bazel toolchain that provides it, else as Tools.Missing says.
+func TestMissingTools(t *testing.T) {
+	ll := filepath.Join(t.TempDir(), "k.ll")
+	if err := os.WriteFile(ll, []byte("define void @k() { ret void }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cli := func(tool, path string) string { return "no " + tool + " (" + path + "); pass --" + tool }
+	for _, tc := range []struct {
+		name   string
+		tools  Tools
+		src    string
+		format Format
+		want   string
+	}{
+		{"ptxas, Bazel", Tools{}, writePTX(t, "7.0", "sm_75"), FormatBin,
+			"no ptxas configured; the CUDA toolchain (@rules_gpu//toolchain:cuda_toolchain_type"},
+		{"ptxas not there, Bazel", Tools{Ptxas: "/nonexistent/ptxas"}, writePTX(t, "7.0", "sm_75"), FormatBin,
+			"ptxas: /nonexistent/ptxas not found; the CUDA toolchain"},
+		{"opt, Bazel", Tools{}, ll, FormatISA, "no opt configured; the LLVM toolchain (@rules_gpu//toolchain:llvm_toolchain_type"},
+		{"ptxas, by hand", Tools{Missing: cli}, writePTX(t, "7.0", "sm_75"), FormatBin, "no ptxas (); pass --ptxas"},
+		{"llc, by hand", Tools{Missing: cli, Opt: "/bin/sh"}, ll, FormatISA, "no llc (); pass --llc"},
+		{"opt not there, by hand", Tools{Missing: cli, Opt: "/nonexistent/opt"}, ll, FormatOffload, "no opt (/nonexistent/opt); pass --opt"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out")
+			err := tc.tools.Compile(context.Background(), Job{Target: "//t:k", Src: tc.src, Out: out, Format: tc.format,
+				Chip: mustChip(t, "sm_80"), Toolkit: chip.Toolkit{Major: 12, Minor: 4}})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want %q", err, tc.want)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Errorf("left behind: %v", entries)
+			}
+		})
+	}
+}
+
+// Clang options are for CUDA C++ sources; an error without a target names no target.
+func TestClangOptionsCUDAOnly(t *testing.T) {
+	err := Tools{}.Compile(context.Background(), Job{Src: writePTX(t, "7.0", "sm_75"), Out: filepath.Join(t.TempDir(), "k.cubin"),
+		Format: FormatBin, Chip: mustChip(t, "sm_80"), ClangOptions: []string{"-DX"}})
+	if err == nil || !strings.HasPrefix(err.Error(), "compiling ") || !strings.Contains(err.Error(), "clang options (-DX) apply to CUDA C++ sources only; this is a ptx source") {
+		t.Errorf("error %v", err)
 	}
 }

@@ -9,11 +9,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 )
 
-// Error is a failed compilation: which target, file and chip, the command and what the tool said.
+// Error is a failed compilation: which target (when there is one: a Bazel label), file and chip,
+// the command and what the tool said.
 type Error struct {
 	Target, Src, Chip string
 	Command           []string
@@ -23,7 +24,10 @@ type Error struct {
 
 func (e *Error) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: compiling %s for %s: %v", e.Target, e.Src, e.Chip, e.Err)
+	if e.Target != "" {
+		fmt.Fprintf(&b, "%s: ", e.Target)
+	}
+	fmt.Fprintf(&b, "compiling %s for %s: %v", e.Src, e.Chip, e.Err)
 	if len(e.Command) > 0 {
 		fmt.Fprintf(&b, "\ncommand: %s", strings.Join(e.Command, " "))
 	}

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/toolfind"
+)
+
+const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|isa|offload|llvm] [--toolkit 12.4] [--ptx 7.8]
+                        [-O 3] [--fast] [--ftz] [--module REGEX] [CLANG OPTIONS] [TOOL FLAGS] SRC
+  SRC is .mlir, .ll, .bc, .ptx or .cu; OUT "-" is standard output. Formats: bin (a cubin, the
+  default), isa (PTX), offload (LLVM bitcode, libdevice linked, optimised), llvm (an MLIR source's
+  device code as LLVM IR, for every chip: no --chip).
+  Tools: each tool flag names one; those not named are found as the Bazel toolchains find them: the
+  CUDA toolkit in $CUDA_PATH/bin, /usr/local/cuda/bin or /usr/bin (its version, for --toolkit, from
+  ptxas --version), LLVM with MLIR in $LLVM_PATH/bin, the newest /usr/lib/llvm-N/bin, /usr/local/bin
+  or /usr/bin. With --target (a Bazel action) nothing is looked for: only the flags' tools run.
+  CUDA C++ only: -I DIR, -isystem DIR, -iquote DIR, -idirafter DIR, -include FILE, -D NAME[=VALUE],
+  -U NAME (each also joined: -IDIR, -DNAME=1) and -std=c++17 go to clang's device compilation, in
+  order, as do other clang options given one by one with --clang-opt (--clang-opt=-Wall).`
+
+// clangOption names the clang option at args[0] ("" when it is none) and says how many arguments it
+// takes. compile takes these as clang spells them, with their value apart ("-I dir") or joined
+// ("-Idir"), and -std= (joined only).
+func clangOption(args []string) (name string, n int) {
+	a := args[0]
+	if strings.HasPrefix(a, "-std=") {
+		return "-std=", 1
+	}
+	for _, o := range []string{"-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter"} {
+		if strings.HasPrefix(a, o) && len(o) > len(name) {
+			name = o // the longest: -isystemDIR is -isystem, not -i...
+		}
+	}
+	switch {
+	case name == "":
+		return "", 0
+	case a == name && len(args) > 1:
+		return name, 2
+	default:
+		return name, 1 // joined, or missing its value (clang says so)
+	}
+}
+
+// compileFlags are compile's flags.
+type compileFlags struct {
+	common
+	chip, format, origin, toolkit, ptx, module, trace string
+	opt                                               int
+	fast, ftz                                         bool
+	tools                                             compile.Tools
+	ptxasOpts                                         multiFlag
+	clangOpts                                         []string // clang options, in order; clangFirst names the first
+	clangFirst                                        string
+}
+
+func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var f compileFlags
+	c := newCommand("compile", compileUsage, stdout, stderr)
+	f.register(c, "the artifact `OUT` to write; - for standard output")
+	c.StringVar(&f.out, "out", "", "the same as -o `OUT`")
+	c.StringVar(&f.chip, "chip", "", "the `CHIP` to compile for, e.g. sm_90")
+	c.StringVar(&f.format, "format", "bin", "what to produce (`FORMAT`): bin, isa, offload or llvm (see above)")
+	c.StringVar(&f.origin, "origin", "", "the user's `FILE` that SRC was made from, for error messages")
+	c.StringVar(&f.toolkit, "toolkit", "", "the CUDA toolkit's `VERSION` (e.g. 12.4): check the chip and the PTX against it, and pick the PTX ISA (default: ptxas --version)")
+	c.StringVar(&f.ptx, "ptx", "", "the PTX ISA `VERSION` to emit (default: the oldest the chip accepts)")
+	c.StringVar(&f.module, "module", "", "MLIR: a regular expression (`REGEX`) selecting the gpu.module to compile")
+	c.IntVar(&f.opt, "O", 2, "the optimisation `LEVEL`, 0 to 3")
+	c.BoolVar(&f.fast, "fast", false, "fast math")
+	c.BoolVar(&f.ftz, "ftz", false, "flush f32 denormals to zero")
+	c.StringVar(&f.tools.Ptxas, "ptxas", "", "ptxas (`PATH`; default: found in the CUDA toolkit, see above)")
+	c.StringVar(&f.tools.Llc, "llc", "", "llc (`PATH`; default: found with LLVM, see above)")
+	c.StringVar(&f.tools.Opt, "opt", "", "LLVM's opt (`PATH`; default: found with LLVM)")
+	c.StringVar(&f.tools.LLVMLink, "llvm-link", "", "llvm-link (`PATH`; default: found with LLVM)")
+	c.StringVar(&f.tools.Clang, "clang", "", "clang (`PATH`; default: found with LLVM), for CUDA C++ sources")
+	c.StringVar(&f.tools.MLIROpt, "mlir-opt", "", "mlir-opt (`PATH`; default: found with LLVM), for MLIR sources")
+	c.StringVar(&f.tools.MLIRTranslate, "mlir-translate", "", "mlir-translate (`PATH`; default: found with LLVM), for MLIR sources")
+	c.StringVar(&f.tools.Libdevice, "libdevice", "", "the CUDA toolkit's libdevice.10.bc (`PATH`; default: found with ptxas)")
+	c.StringVar(&f.tools.CUDAPath, "cuda-path", "", "the CUDA toolkit root (`DIR`) for clang's --cuda-path (default: found with ptxas)")
+	c.Var(&f.ptxasOpts, "ptxas-opt", "an extra ptxas `OPTION` (repeatable)")
+	c.Func("clang-opt", "an extra clang `OPTION` for CUDA C++ sources (repeatable)", func(v string) error {
+		f.keepClang("--clang-opt", v)
+		return nil
+	})
+	c.StringVar(&f.trace, "trace", "", "append one JSON line with the helper's wall time and each tool's to this `FILE` (profiling)")
+	srcs, err := c.parse(args, func(args []string) int {
+		name, n := clangOption(args)
+		if n > 0 {
+			f.keepClang(name, args[:n]...)
+		}
+		return n
+	})
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(srcs) != 1:
+		return c.usageError("one source, please (have %d: %s)", len(srcs), strings.Join(srcs, " "))
+	case f.out == "":
+		return c.usageError("no output: give -o OUT (- for standard output)")
+	case f.chip == "" && f.format != string(compile.FormatLLVM):
+		return c.usageError("no chip: give --chip, e.g. --chip sm_90")
+	case f.opt < 0 || f.opt > 3:
+		return c.usageError("-O %d: use 0 to 3", f.opt)
+	}
+	job := compile.Job{Target: f.target, Src: srcs[0], Origin: f.origin, Out: f.out, Stdout: stdout, O: f.opt, Fast: f.fast, FTZ: f.ftz,
+		PtxasOptions: f.ptxasOpts, ClangOptions: f.clangOpts, Module: f.module}
+	if job.Kind, err = compile.KindOf(job.Src); err != nil {
+		return f.wrap(err)
+	}
+	if f.clangFirst != "" && job.Kind != compile.KindCUDA {
+		return c.usageError("%s applies to CUDA C++ (.cu) sources only; %s is %s", f.clangFirst, job.Src, kindName(job.Kind))
+	}
+	if f.chip != "" {
+		if job.Chip, err = chip.Parse(f.chip); err != nil {
+			return f.wrap(err)
+		}
+	}
+	if job.Format, err = compile.ParseFormat(f.format); err != nil {
+		return f.wrap(err)
+	}
+	if f.ptx != "" {
+		if job.PTX, err = chip.ParsePTX(f.ptx); err != nil {
+			return f.errorf("--ptx: %w", err)
+		}
+	}
+	tools := f.tools
+	if f.target == "" {
+		// By hand: find what the flags do not name, as the toolchains' local discovery does. (An
+		// action passes the toolchain's tools and --target, and must run no other.)
+		var needVersion bool
+		tools, needVersion = f.discover(job)
+		if f.toolkit == "" && (needVersion || job.Kind == compile.KindPTX) {
+			// The toolkit's version chooses the PTX ISA, and checks the chip and a PTX source.
+			if _, err := exec.LookPath(tools.Ptxas); tools.Ptxas != "" && err == nil {
+				v, verr := toolfind.PtxasVersion(ctx, tools.Ptxas)
+				if verr != nil && needVersion {
+					return fmt.Errorf("cannot choose the PTX ISA: %w; pass the CUDA version (--toolkit 12.4) or the ISA (--ptx 8.4)", verr)
+				}
+				f.toolkit = v
+			} else if tools.Ptxas != "" {
+				return errors.New(tools.Missing("ptxas", tools.Ptxas)) // --ptxas names nothing
+			} else if needVersion {
+				return fmt.Errorf("cannot choose the PTX ISA: no CUDA version given (--toolkit 12.4, or the ISA itself: --ptx 8.4), and none to read from ptxas --version: %s", tools.Missing("ptxas", ""))
+			}
+		}
+	}
+	if f.toolkit != "" {
+		if job.Toolkit, err = chip.ParseToolkit(f.toolkit); err != nil {
+			return f.errorf("toolkit: %w", err)
+		}
+	}
+	if f.trace == "" {
+		return tools.Compile(ctx, job) // its errors name the target
+	}
+	return f.traced(ctx, tools, job)
+}
+
+// keepClang keeps a clang option and its value; name (-I, --clang-opt) is for messages.
+func (f *compileFlags) keepClang(name string, opt ...string) {
+	if f.clangFirst == "" {
+		f.clangFirst = name
+	}
+	f.clangOpts = append(f.clangOpts, opt...)
+}
+
+func kindName(k compile.Kind) string {
+	return map[compile.Kind]string{compile.KindMLIR: "MLIR", compile.KindLLVM: "LLVM IR", compile.KindPTX: "PTX"}[k]
+}
+
+// discover completes the tools that the flags do not name with those found on the machine, and
+// says whether the job needs the toolkit's version (to choose the PTX ISA).
+func (f *compileFlags) discover(job compile.Job) (compile.Tools, bool) {
+	t := f.tools
+	var m toolfind.Machine
+	cuda := m.FindCUDA(t.Ptxas)
+	explicitPtxas := t.Ptxas != ""
+	if t.Ptxas == "" {
+		t.Ptxas = cuda.Ptxas
+	}
+	if t.Libdevice == "" {
+		t.Libdevice = cuda.Libdevice
+	}
+	if t.CUDAPath == "" {
+		t.CUDAPath = cuda.CUDAPath
+	}
+	llvm := m.FindLLVM()
+	for _, tool := range []struct {
+		name string
+		path *string
+	}{{"llc", &t.Llc}, {"opt", &t.Opt}, {"llvm-link", &t.LLVMLink}, {"clang", &t.Clang}, {"mlir-opt", &t.MLIROpt}, {"mlir-translate", &t.MLIRTranslate}} {
+		if *tool.path == "" {
+			*tool.path = llvm.Tool(tool.name)
+		}
+	}
+	t.Missing = func(tool, path string) string {
+		switch {
+		case path != "":
+			return fmt.Sprintf("%s: %s not found (--%s names it); give the path of an existing %s", tool, path, tool, tool)
+		case tool == "ptxas":
+			return fmt.Sprintf("no ptxas found (looked in %s); install the CUDA toolkit, set CUDA_PATH to its root, or pass --ptxas PATH", cuda.Where())
+		case tool == "libdevice" && (cuda.Ptxas != "" || explicitPtxas):
+			return "no libdevice.10.bc found (looked in the toolkit's nvvm/libdevice and /usr/lib/nvidia-cuda-toolkit/libdevice); pass --libdevice PATH"
+		case tool == "libdevice":
+			return fmt.Sprintf("no libdevice.10.bc found: no CUDA toolkit found (looked for ptxas in %s); install it, set CUDA_PATH to its root, or pass --libdevice PATH", cuda.Where())
+		case llvm.Bin == "":
+			return fmt.Sprintf("no %s found (looked for a directory holding llc and mlir-opt in %s); install LLVM with MLIR (e.g. Debian's llvm-21, clang-21 and mlir-21-tools), set LLVM_PATH to its root, or pass --%s PATH", tool, llvm.Where(), tool)
+		default:
+			return fmt.Sprintf("no %s in %s, the LLVM found (it holds llc and mlir-opt); install it there, or pass --%s PATH", tool, llvm.Bin, tool)
+		}
+	}
+	needVersion := job.Kind != compile.KindPTX && job.Format != compile.FormatLLVM && job.PTX.IsZero()
+	return t, needVersion
+}
+
+// traced compiles and appends one JSON line to --trace: the helper's wall time, the tools' total,
+// and each tool run as [stage, ms].
+func (f *compileFlags) traced(ctx context.Context, tools compile.Tools, job compile.Job) error {
+	rec := struct {
+		Target  string  `json:"target"`
+		Chip    string  `json:"chip"`
+		TotalMS float64 `json:"total_ms"`
+		ToolsMS float64 `json:"tools_ms"`
+		Stages  [][]any `json:"stages_ms"`
+	}{Target: f.target, Chip: job.Chip.String()}
+	if rec.Target == "" {
+		rec.Target = job.Src
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	job.Trace = func(stage string, d time.Duration) {
+		rec.Stages = append(rec.Stages, []any{stage, ms(d)})
+		rec.ToolsMS += ms(d)
+	}
+	start := time.Now()
+	err := tools.Compile(ctx, job)
+	rec.TotalMS = ms(time.Since(start))
+	line, _ := json.Marshal(rec)
+	file, ferr := os.OpenFile(f.trace, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if ferr != nil {
+		return errors.Join(err, f.errorf("--trace: %w", ferr))
+	}
+	_, werr := file.Write(append(line, '\n'))
+	err = errors.Join(err, werr)
+	return errors.Join(err, file.Close())
+}
