@@ -15,7 +15,12 @@ gpu_cc_library(name = "saxpy_cc", module = ":saxpy")
 ```
 """
 
-load("//rules/private:providers.bzl", _GpuModuleInfo = "GpuModuleInfo")
+load(
+    "//rules/private:providers.bzl",
+    _CudaToolkitInfo = "CudaToolkitInfo",
+    _GpuModuleInfo = "GpuModuleInfo",
+    _LlvmToolchainInfo = "LlvmToolchainInfo",
+)
 load("//rules/private/rules:gpu_embed.bzl", _gpu_cc_library = "gpu_cc_library", _gpu_go_library = "gpu_go_library")
 load("//rules/private/rules:gpu_module.bzl", _gpu_module = "gpu_module")
 
@@ -23,3 +28,5 @@ gpu_module = _gpu_module
 gpu_go_library = _gpu_go_library
 gpu_cc_library = _gpu_cc_library
 GpuModuleInfo = _GpuModuleInfo
+CudaToolkitInfo = _CudaToolkitInfo
+LlvmToolchainInfo = _LlvmToolchainInfo

@@ -1,6 +1,6 @@
 """A hermetic CUDA toolkit: NVIDIA's redistributable archives, pinned by sha256."""
 
-load("//toolchain/private:common.bzl", "cuda_version", "write_cuda_repo")
+load("//toolchain/private:common.bzl", "cuda_version", "glob_attr", "platform_constraints", "write_cuda_repo")
 load(":cuda_toolchain.bzl", "CUDA_TOOLS")
 
 _EXTENSIONS = [".tar.xz", ".tar.gz", ".tgz", ".tar.bz2", ".tar.zst", ".tar", ".zip"]
@@ -14,6 +14,14 @@ def _archive_root(url):
     for ext in _EXTENSIONS:
         if base.endswith(ext):
             return base[:-len(ext)]
+    return None
+
+def _archive_arch(urls):
+    """The CPU architecture that NVIDIA's archive names say (`...-linux-x86_64-...`, `...-linux-sbsa-...`), or None."""
+    for url in urls:
+        for arch in ["x86_64", "sbsa", "aarch64"]:
+            if "-linux-%s-" % arch in url.rsplit("/", 1)[-1]:
+                return arch
     return None
 
 def _fetch(rctx, url, sha256, strip_prefix):
@@ -58,19 +66,17 @@ def _cuda_toolkit_archive_impl(rctx):
             rctx.attr.version,
             version,
         ))
-    attrs = []
+    attrs = {"root": ", ".join(urls), "version": version}
     for tool in CUDA_TOOLS:
         if rctx.path("bin/" + tool).exists:
-            attrs.append('{tool} = "bin/{tool}",'.format(tool = tool))
+            attrs[tool] = "bin/" + tool
     if rctx.path("nvvm/libdevice/libdevice.10.bc").exists:
-        attrs.append('libdevice = "nvvm/libdevice/libdevice.10.bc",')
+        attrs["libdevice"] = "nvvm/libdevice/libdevice.10.bc"
     if rctx.path("include/cuda.h").exists:
         # clang's --cuda-path: this repository, as action inputs (cuda.h, the headers, libdevice).
-        attrs.append('cuda_h = "include/cuda.h",')
-        attrs.append('headers = glob(["include/**"]),')
-    attrs.append('version = "%s",' % version)
-    attrs.append('root = "%s",' % ", ".join(urls))
-    write_cuda_repo(rctx, attrs, exports = ["bin/*", "nvvm/libdevice/*", "include/**"])
+        attrs["cuda_h"] = "include/cuda.h"
+        attrs["headers"] = glob_attr(["include/**"])
+    write_cuda_repo(rctx, attrs, exports = ["bin/*", "nvvm/libdevice/*", "include/**"], constraints = platform_constraints(rctx, _archive_arch(urls)))
 
 cuda_toolkit_archive = repository_rule(
     implementation = _cuda_toolkit_archive_impl,

@@ -1,6 +1,6 @@
 """Discovery of a CUDA toolkit installed on the machine that builds."""
 
-load("//toolchain/private:common.bzl", "cuda_version", "write_cuda_repo")
+load("//toolchain/private:common.bzl", "cuda_version", "platform_constraints", "write_cuda_repo")
 load(":cuda_toolchain.bzl", "CUDA_TOOLS")
 
 def _candidates(rctx):
@@ -26,7 +26,7 @@ def _local_cuda_toolkit_impl(rctx):
         if p.exists:
             found = d
             break
-    attrs = []
+    attrs = {}
     if found:
         version = cuda_version(rctx, rctx.path(found + "/ptxas"))
         if not version:
@@ -35,9 +35,9 @@ def _local_cuda_toolkit_impl(rctx):
             p = rctx.path(found + "/" + tool)
             if p.exists:
                 rctx.symlink(p, "bin/" + tool)
-                attrs.append('{tool} = "bin/{tool}",'.format(tool = tool))
-        attrs.append('version = "%s",' % version)
-        attrs.append('root = "%s",' % found)
+                attrs[tool] = "bin/" + tool
+        attrs["version"] = version
+        attrs["root"] = found
         root = found[:-len("/bin")] if found.endswith("/bin") else found
 
         # libdevice: <root>/nvvm/libdevice in NVIDIA's layout; Debian keeps it with the toolkit's
@@ -45,20 +45,20 @@ def _local_cuda_toolkit_impl(rctx):
         for p in [root + "/nvvm/libdevice/libdevice.10.bc", "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"]:
             if rctx.path(p).exists:
                 rctx.symlink(p, "libdevice/libdevice.10.bc")
-                attrs.append('libdevice = "libdevice/libdevice.10.bc",')
+                attrs["libdevice"] = "libdevice/libdevice.10.bc"
                 break
 
         # clang's --cuda-path wants a root with include/cuda.h and nvvm/libdevice: Debian has one
         # at /usr/lib/cuda.
         for p in [root, "/usr/lib/cuda"]:
             if rctx.path(p + "/include/cuda.h").exists and rctx.path(p + "/nvvm/libdevice").exists:
-                attrs.append('cuda_path = "%s",' % p)
+                attrs["cuda_path"] = p
                 break
     elif rctx.attr.path:
-        attrs.append('missing = "no CUDA toolkit at %s (no bin/ptxas there), the path that cuda.local(path = ...) or rules_gpu_toolchains(path = ...) names; fix the path, or leave it out to search $CUDA_PATH, /usr/local/cuda and /usr/bin",' % rctx.attr.path)
+        attrs["missing"] = "no CUDA toolkit at %s (no bin/ptxas there), the path that cuda.local(path = ...) or rules_gpu_toolchains(path = ...) names; fix the path, or leave it out to search $CUDA_PATH, /usr/local/cuda and /usr/bin" % rctx.attr.path
     else:
-        attrs.append('missing = "no CUDA toolkit found (looked for ptxas in %s); install one, set CUDA_PATH, or use a hermetic toolkit (cuda.archive)",' % ", ".join(tried))
-    write_cuda_repo(rctx, attrs, exports = ["bin/*", "libdevice/*"])
+        attrs["missing"] = "no CUDA toolkit found (looked for ptxas in %s); install one, set CUDA_PATH, or use a hermetic toolkit (cuda.archive)" % ", ".join(tried)
+    write_cuda_repo(rctx, attrs, exports = ["bin/*", "libdevice/*"], constraints = platform_constraints(rctx))
 
 local_cuda_toolkit = repository_rule(
     implementation = _local_cuda_toolkit_impl,

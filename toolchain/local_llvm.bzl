@@ -1,6 +1,6 @@
 """Discovery of LLVM (with MLIR) installed on the machine that builds."""
 
-load("//toolchain/private:common.bzl", "write_toolchain_repo")
+load("//toolchain/private:common.bzl", "platform_constraints", "write_toolchain_repo")
 load(":llvm_toolchain.bzl", "LLVM_TOOLS")
 
 def _candidates(rctx):
@@ -33,7 +33,7 @@ def _local_llvm_toolchain_impl(rctx):
         if rctx.path(d + "/llc").exists and rctx.path(d + "/mlir-opt").exists:
             found = d
             break
-    attrs = []
+    attrs = {}
     if found:
         version = _version(rctx, rctx.path(found + "/llc"))
         if not version:
@@ -42,11 +42,11 @@ def _local_llvm_toolchain_impl(rctx):
             p = rctx.path(found + "/" + tool)
             if p.exists:
                 rctx.symlink(p, "bin/" + tool)
-                attrs.append('{attr} = "bin/{tool}",'.format(attr = attr, tool = tool))
-        attrs.append('version = "%s",' % version)
-        attrs.append('root = "%s",' % found)
+                attrs[attr] = "bin/" + tool
+        attrs["version"] = version
+        attrs["root"] = found
     else:
-        attrs.append('missing = "no LLVM with MLIR found (looked for llc and mlir-opt in %s); install LLVM/MLIR 21 or set LLVM_PATH",' % ", ".join(tried))
+        attrs["missing"] = "no LLVM with MLIR found (looked for llc and mlir-opt in %s); install LLVM/MLIR 21 or set LLVM_PATH" % ", ".join(tried)
     write_toolchain_repo(
         rctx,
         rule_file = Label("//toolchain:llvm_toolchain.bzl"),
@@ -54,6 +54,7 @@ def _local_llvm_toolchain_impl(rctx):
         toolchain_type = Label("//toolchain:llvm_toolchain_type"),
         attrs = attrs,
         exports = ["bin/*"],
+        constraints = platform_constraints(rctx),
     )
 
 local_llvm_toolchain = repository_rule(

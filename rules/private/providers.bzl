@@ -1,13 +1,49 @@
-"""Every provider of rules_gpu, in one place."""
+"""Every provider of rules_gpu, in one place.
+
+`GpuModuleInfo` is what a `gpu_module` target returns. `CudaToolkitInfo` and `LlvmToolchainInfo` are what
+the toolchains of `@rules_gpu//toolchain:cuda_toolchain_type` and `:llvm_toolchain_type` carry, as the
+`cuda` and `llvm` fields of their `platform_common.ToolchainInfo`: rules read
+`ctx.toolchains[TYPE].cuda` (or `.llvm`), never untyped fields.
+"""
 
 GpuModuleInfo = provider(
     doc = "What a `gpu_module` target produced.",
     fields = {
-        "chips": "list of str: the chips the module was built for, in declared order (e.g. `[\"sm_80\", \"sm_90\"]`).",
-        "format": "str: the artifact format: `bin`, `isa`, `offload`, `fatbin` or `jit`.",
-        "files_by_chip": "dict str -> File: the per-chip artifact of each chip (cubin, PTX or LLVM bitcode); empty for `jit`.",
-        "fatbin": "File or None: the fatbin (format `fatbin`).",
-        "ptx": "File or None: the PTX for the lowest chip that a fatbin embeds, or the `jit` artifact.",
         "artifact": "File or None: the one file to load at run time (the fatbin, the `jit` PTX, or the cubin/PTX of a single-chip target).",
+        "chips": "list of str: the chips the module was built for, in declared order (e.g. `[\"sm_80\", \"sm_90\"]`).",
+        "fatbin": "File or None: the fatbin (format `fatbin`).",
+        "files_by_chip": "dict str -> File: the per-chip artifact of each chip (cubin, PTX or LLVM bitcode); empty for `jit`.",
+        "format": "str: the artifact format: `bin`, `isa`, `offload`, `fatbin` or `jit`.",
+        "ptx": "File or None: the PTX for the lowest chip that a fatbin embeds, or the `jit` artifact.",
+    },
+)
+
+CudaToolkitInfo = provider(
+    doc = """A CUDA toolkit, as the CUDA toolchain (`@rules_gpu//toolchain:cuda_toolchain_type`) provides it.
+
+A toolkit that could not be found still resolves, with `missing` saying why: rules that need it fail
+at analysis with that text, and rules that do not (a `gpu_module` of LLVM IR needs ptxas, an embedding
+rule needs nothing) are unaffected.""",
+    fields = {
+        "cuda_files": "depset of File: what a CUDA C++ compile reads from a toolkit inside the build (include/ and libdevice); empty for a toolkit on the machine.",
+        "cuda_path": "str: clang's `--cuda-path`: the toolkit root (include/cuda.h, nvvm/libdevice), an execution-root path for a toolkit inside the build, an absolute one for a toolkit on the machine; empty when there is none.",
+        "libdevice": "File or None: libdevice.10.bc, linked into modules that call `__nv_` functions.",
+        "missing": "str: why there is no toolkit; empty when there is one.",
+        "root": "str: where the toolkit came from (a directory on the machine, or the archives' URLs), for messages.",
+        "tools": "dict str -> File: the toolkit's programs by name: `ptxas`, and where present `fatbinary`, `cuobjdump`, `nvdisasm`, `nvcc`.",
+        "version": "str: the toolkit's version, `MAJOR.MINOR` (from `ptxas --version`), e.g. `12.4`.",
+    },
+)
+
+LlvmToolchainInfo = provider(
+    doc = """LLVM with MLIR and clang, as the LLVM toolchain (`@rules_gpu//toolchain:llvm_toolchain_type`) provides it.
+
+Needed by every source that is not PTX already: MLIR (`mlir_opt`, `mlir_translate`), CUDA C++
+(`clang`) and LLVM IR (`llvm_link`, `opt`, `llc`).""",
+    fields = {
+        "missing": "str: why there is no LLVM; empty when there is one.",
+        "root": "str: the directory the tools came from, for messages.",
+        "tools": "dict str -> File: the programs by attribute name: `clang`, `llc`, `llvm_link`, `mlir_opt`, `mlir_translate`, `opt`.",
+        "version": "str: LLVM's major version (from `llc --version`), e.g. `21`.",
     },
 )

@@ -36,50 +36,85 @@ def collect_tools(ctx, names):
             tools[name] = f
     return tools
 
-def write_toolchain_repo(rctx, *, rule_file, rule_name, toolchain_type, attrs, exports):
-    """Writes the BUILD file of a discovered toolchain: one `rule_name` target and its `toolchain`.
+_TEMPLATE = Label("//toolchain/private:BUILD.toolchain.tpl")
+
+# The CPU constraint of each architecture name that Bazel's repository_os.arch or NVIDIA's archive
+# names use.
+_CPUS = {
+    "aarch64": "aarch64",
+    "amd64": "x86_64",
+    "arm64": "aarch64",
+    "sbsa": "aarch64",
+    "x86_64": "x86_64",
+}
+
+def glob_attr(patterns):
+    """An attribute value that the generated BUILD file writes as `glob(patterns)`."""
+    return struct(glob = patterns)
+
+def _render(value):
+    if type(value) == "struct":
+        return "glob(%r, allow_empty = True)" % (value.glob,)
+    return repr(value)
+
+def platform_constraints(rctx, arch = None):
+    """The constraints of the platform a toolchain's programs run on: its OS and CPU.
+
+    Args:
+      rctx: the repository context.
+      arch: the architecture as NVIDIA's archives name it (`x86_64`, `sbsa`), or None for the machine
+        that runs the repository rule.
+
+    Returns:
+      A list of constraint value labels, as strings (only the OS when the CPU is not one Bazel's
+      platforms name).
+    """
+    os = rctx.os.name.lower()
+    os = "osx" if os.startswith("mac") else "windows" if os.startswith("windows") else "linux"
+    constraints = [str(Label("@platforms//os:" + os))]
+    cpu = _CPUS.get(arch or rctx.os.arch)
+    if cpu:
+        constraints.append(str(Label("@platforms//cpu:" + cpu)))
+    return constraints
+
+def write_toolchain_repo(rctx, *, rule_file, rule_name, toolchain_type, attrs, exports, constraints):
+    """Writes the BUILD file of a toolchain repository from the template: one rule target and its `toolchain`.
+
+    Every value is written with repr(), so a path with a quote or a backslash cannot break the file.
 
     Args:
       rctx: the repository context.
       rule_file: the Label of the .bzl defining the toolchain rule.
-      rule_name: the toolchain rule's name (and the target's).
+      rule_name: the toolchain rule's name (and, without `_toolchain`, the target's).
       toolchain_type: the Label of the toolchain type.
-      attrs: lines of `name = value,` for the rule.
+      attrs: dict of the rule's attributes: name -> str, list, or glob_attr(patterns).
       exports: glob patterns of the files to export.
+      constraints: the platform constraints (platform_constraints) of both the execution and the
+        target platform: the toolkit's programs run there, and the code they produce is for it.
     """
-    rctx.file("BUILD.bazel", """\
-load("{rule_file}", "{rule_name}")
+    name = rule_name.replace("_toolchain", "")
+    rctx.template("BUILD.bazel", _TEMPLATE, substitutions = {
+        "%{attrs}": "\n".join(["    %s = %s," % (k, _render(attrs[k])) for k in sorted(attrs)]),
+        "%{exec_compatible_with}": repr(constraints),
+        "%{exports}": repr(exports),
+        "%{generator}": rctx.attr.name,
+        "%{name}": repr(name),
+        "%{rule_file}": repr(str(rule_file)),
+        "%{rule_name}": rule_name,
+        "%{rule_symbol}": repr(rule_name),
+        "%{target_compatible_with}": repr(constraints),
+        "%{toolchain}": repr(":" + name),
+        "%{toolchain_type}": repr(str(toolchain_type)),
+    }, executable = False)
 
-package(default_visibility = ["//visibility:public"])
-
-exports_files(glob({exports}))
-
-{rule_name}(
-    name = "{name}",
-{attrs}
-)
-
-toolchain(
-    name = "toolchain",
-    toolchain = ":{name}",
-    toolchain_type = "{type}",
-)
-""".format(
-        rule_file = str(rule_file),
-        rule_name = rule_name,
-        name = rule_name.replace("_toolchain", ""),
-        exports = repr(exports),
-        attrs = "\n".join(["    " + a for a in attrs]),
-        type = str(toolchain_type),
-    ))
-
-def write_cuda_repo(rctx, attrs, exports):
+def write_cuda_repo(rctx, attrs, exports, constraints):
     """Writes the BUILD file of a CUDA toolkit repository: a `cuda_toolchain` and its `toolchain`.
 
     Args:
       rctx: the repository context.
-      attrs: lines of `name = value,` for the cuda_toolchain rule.
+      attrs: dict of the cuda_toolchain rule's attributes (see write_toolchain_repo).
       exports: glob patterns of the files to export.
+      constraints: the platform constraints (platform_constraints).
     """
     write_toolchain_repo(
         rctx,
@@ -88,6 +123,7 @@ def write_cuda_repo(rctx, attrs, exports):
         toolchain_type = Label("//toolchain:cuda_toolchain_type"),
         attrs = attrs,
         exports = exports,
+        constraints = constraints,
     )
 
 def local_tag(*, default_name, what, path_doc):

@@ -1,29 +1,28 @@
 """The runs-on check: a validation action that fails the build when an artifact cannot load on a runner."""
 
-load("//rules/private:labels.bzl", "display_label")
+load("//rules/private:context.bzl", "gpubuild_args", "run_gpubuild")
 
-def emit_check(ctx, *, gpubuild, files, runners, driver, out):
+def emit_check(gctx, *, files, runners, driver, out):
     """Declares the action that runs `gpubuild check` on `files` for `runners`, writing `out` on success.
 
     Args:
-      ctx: the rule context.
-      gpubuild: the helper binary (FilesToRunProvider).
+      gctx: the gpu_context.
       files: the artifact's files, judged together (one cubin per chip counts as one artifact).
       runners: the runner chips, e.g. ["sm_75", "sm_90"].
       driver: the runners' driver CUDA version, or "".
       out: the stamp File, the validation output.
     """
-    args = ctx.actions.args()
-    args.add("--target", display_label(ctx.label))
+    args = gpubuild_args(gctx)
     args.add("--runs-on", ",".join(runners))
     if driver:
         args.add("--driver", driver)
     args.add("--together")
     args.add("--stamp", out)
     args.add_all(files)
-    ctx.actions.run(
-        executable = gpubuild,
-        arguments = ["check", args],
+    run_gpubuild(
+        gctx,
+        "check",
+        args,
         inputs = files,
         outputs = [out],
         mnemonic = "GpuCheck",

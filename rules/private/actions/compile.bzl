@@ -1,15 +1,12 @@
 """The compile action: one source, one chip, one artifact (`gpubuild compile`)."""
 
-load("//rules/private:labels.bzl", "display_label")
+load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "add_tools", "gpubuild_args", "run_gpubuild")
 
-def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts, origin = None):
+def emit_compile(gctx, *, src, chip, format, out, opts, origin = None):
     """Declares one action that compiles `src` for `chip` into `out`.
 
     Args:
-      ctx: the rule context.
-      gpubuild: the helper binary (FilesToRunProvider).
-      cuda: the resolved CUDA toolchain (ToolchainInfo).
-      llvm: the resolved LLVM toolchain (ToolchainInfo), or None for PTX sources.
+      gctx: the gpu_context (its `cuda` toolkit; its `llvm` tools unless `src` is PTX).
       src: the source File (.mlir, .ll, .bc, .ptx or .cu).
       chip: the chip, e.g. "sm_90"; None for format "llvm".
       format: "offload" (LLVM bitcode), "isa" (PTX), "bin" (cubin), or "llvm" (an MLIR source's
@@ -18,10 +15,9 @@ def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts, ori
       opts: a struct with opt_level, fast_math, ftz, ptxas_opts, module.
       origin: the user's source File that `src` was made from, named in error messages.
     """
-    args = ctx.actions.args()
-    args.use_param_file("--params=%s", use_always = False)
-    args.set_param_file_format("multiline")
-    args.add("--target", display_label(ctx.label))
+    cuda = gctx.cuda
+    llvm = gctx.llvm if src.extension != "ptx" else None
+    args = gpubuild_args(gctx)
     if origin:
         args.add("--origin", origin.short_path)
     if chip:
@@ -35,28 +31,28 @@ def emit_compile(ctx, *, gpubuild, cuda, llvm, src, chip, format, out, opts, ori
         args.add("--ftz")
     if opts.module and src.extension == "mlir":
         args.add("--module", opts.module)
-    args.add_all(opts.ptxas_opts, before_each = "--ptxas_opt")
-    tools = [cuda.tools["ptxas"]]
-    args.add("--ptxas", cuda.tools["ptxas"])
+    args.add_all(opts.ptxas_opts, before_each = "--ptxas-opt")
+    tools = add_tools(args, cuda, ["ptxas"])
     inputs = [src]
     if llvm:
-        for flag, name in [("--llc", "llc"), ("--opt", "opt"), ("--llvm-link", "llvm_link"), ("--clang", "clang"), ("--mlir-opt", "mlir_opt"), ("--mlir-translate", "mlir_translate")]:
-            if name in llvm.tools:
-                args.add(flag, llvm.tools[name])
-                tools.append(llvm.tools[name])
+        tools += add_tools(args, llvm)
         if cuda.libdevice:
             args.add("--libdevice", cuda.libdevice)
             inputs.append(cuda.libdevice)
         if cuda.cuda_path and src.extension == "cu":
             args.add("--cuda-path", cuda.cuda_path)
-    args.add("--out", out)
+    args.add("-o", out)
     args.add(src)
-    ctx.actions.run(
-        executable = gpubuild,
-        arguments = ["compile", args],
+    lower = format == "llvm"
+    run_gpubuild(
+        gctx,
+        "compile",
+        args,
         inputs = depset(inputs, transitive = [cuda.cuda_files] if src.extension == "cu" else []),
-        tools = tools,
         outputs = [out],
-        mnemonic = "GpuLower" if format == "llvm" else "GpuCompile",
-        progress_message = ("Lowering %%{label} to LLVM IR (%s)" % src.short_path) if format == "llvm" else ("Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path)),
+        tools = tools,
+        # Lowering runs LLVM's tools alone; a compile ends with the toolkit's ptxas (or its PTX).
+        toolchain = LLVM_TOOLCHAIN if lower else CUDA_TOOLCHAIN,
+        mnemonic = "GpuLower" if lower else "GpuCompile",
+        progress_message = ("Lowering %%{label} to LLVM IR (%s)" % src.short_path) if lower else ("Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path)),
     )

@@ -1,21 +1,21 @@
 """The embed action: one artifact into a Go file or a C header and source (`gpubuild embed`)."""
 
+load("//rules/private:context.bzl", "gpubuild_args", "run_gpubuild")
 load("//rules/private:labels.bzl", "display_label")
 
-def emit_embed(ctx, *, gpubuild, module_label, info, lang, outputs):
+def emit_embed(gctx, *, module_label, info, lang, outputs):
     """Declares the action that writes the host-language files carrying `info.artifact`.
 
     Args:
-      ctx: the rule context.
-      gpubuild: the helper binary (FilesToRunProvider).
+      gctx: the gpu_context.
       module_label: the gpu_module's Label, written into the files.
       info: the module's GpuModuleInfo.
       lang: "go" or "c".
       outputs: for go, a struct(package, go, copy); for c, a struct(symbol, h, include, c).
     """
-    args = ctx.actions.args()
+    module = display_label(module_label)
+    args = gpubuild_args(gctx, target = module)
     args.add("--lang", lang)
-    args.add("--target", display_label(module_label))
     args.add("--format", info.format)
     args.add_joined("--chips", info.chips, join_with = ",")
     if lang == "go":
@@ -30,11 +30,12 @@ def emit_embed(ctx, *, gpubuild, module_label, info, lang, outputs):
         args.add("--c-out", outputs.c)
         files = [outputs.h, outputs.c]
     args.add(info.artifact)
-    ctx.actions.run(
-        executable = gpubuild,
-        arguments = ["embed", args],
+    run_gpubuild(
+        gctx,
+        "embed",
+        args,
         inputs = [info.artifact],
         outputs = files,
         mnemonic = "GpuEmbed",
-        progress_message = "Embedding %s of %s in %s (%%{label})" % (info.artifact.basename, display_label(module_label), "Go" if lang == "go" else "C"),
+        progress_message = "Embedding %s of %s in %s (%%{label})" % (info.artifact.basename, module, "Go" if lang == "go" else "C"),
     )

@@ -1,27 +1,24 @@
 """The link action: per-chip cubins and PTX into one fatbin (`gpubuild link`)."""
 
-load("//rules/private:labels.bzl", "display_label")
+load("//rules/private:context.bzl", "gpubuild_args", "run_gpubuild")
 
-def emit_link(ctx, *, gpubuild, images, out, compress):
+def emit_link(gctx, *, images, out, compress):
     """Declares one action that joins `images` into the fatbin `out`.
 
     Args:
-      ctx: the rule context.
-      gpubuild: the helper binary (FilesToRunProvider).
+      gctx: the gpu_context.
       images: the cubin and PTX Files, in the order they are stored.
       out: the fatbin File.
       compress: "none", "lz4" or "zstd" (applied to PTX, as fatbinary does).
     """
-    args = ctx.actions.args()
-    args.use_param_file("--params=%s", use_always = False)
-    args.set_param_file_format("multiline")
-    args.add("--target", display_label(ctx.label))
+    args = gpubuild_args(gctx)
     args.add("--compress", compress)
     args.add("-o", out)
     args.add_all(images)
-    ctx.actions.run(
-        executable = gpubuild,
-        arguments = ["link", args],
+    run_gpubuild(
+        gctx,
+        "link",
+        args,
         inputs = images,
         outputs = [out],
         mnemonic = "GpuLink",

@@ -2,6 +2,7 @@
 
 load("@io_bazel_rules_go//go:def.bzl", "go_library")
 load("@rules_cc//cc:cc_library.bzl", "cc_library")
+load("//rules/private:context.bzl", "gpu_context")
 load("//rules/private:labels.bzl", "display_label")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 load("//rules/private/actions:embed.bzl", "emit_embed")
@@ -25,7 +26,7 @@ def _gpu_go_embed_impl(ctx):
         go = ctx.actions.declare_file("%s/%s.go" % (ctx.label.name, ctx.attr.package)),
         copy = ctx.actions.declare_file("%s/%s" % (ctx.label.name, info.artifact.basename)),
     )
-    emit_embed(ctx, gpubuild = ctx.executable._gpubuild, module_label = ctx.attr.module.label, info = info, lang = "go", outputs = outputs)
+    emit_embed(gpu_context(ctx, toolchains = False), module_label = ctx.attr.module.label, info = info, lang = "go", outputs = outputs)
     return [
         DefaultInfo(files = depset([outputs.go])),
         OutputGroupInfo(embedsrcs = depset([outputs.copy])),
@@ -40,7 +41,7 @@ def _gpu_cc_embed_impl(ctx):
         include = h.short_path if not h.short_path.startswith("../") else h.short_path.split("/", 2)[2],
         c = ctx.actions.declare_file(ctx.attr.basename + ".c"),
     )
-    emit_embed(ctx, gpubuild = ctx.executable._gpubuild, module_label = ctx.attr.module.label, info = info, lang = "c", outputs = outputs)
+    emit_embed(gpu_context(ctx, toolchains = False), module_label = ctx.attr.module.label, info = info, lang = "c", outputs = outputs)
     return [
         DefaultInfo(files = depset([outputs.c])),
         OutputGroupInfo(hdrs = depset([h])),

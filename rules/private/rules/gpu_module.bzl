@@ -2,14 +2,11 @@
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//rules/private:chip_table.bzl", "CHIPS", "UNKNOWN_CHIP", "UNSUPPORTED")
-load("//rules/private:labels.bzl", "display_label")
+load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 load("//rules/private/actions:check.bzl", "emit_check")
 load("//rules/private/actions:compile.bzl", "emit_compile")
 load("//rules/private/actions:link.bzl", "emit_link")
-
-_CUDA_TOOLCHAIN = Label("//toolchain:cuda_toolchain_type")
-_LLVM_TOOLCHAIN = Label("//toolchain:llvm_toolchain_type")
 
 _EXT = {"bin": "cubin", "isa": "ptx", "offload": "bc"}
 
@@ -34,8 +31,9 @@ def _check_chips(label, attr, chips, toolkit):
             fail("%s: %s: %s; fix: change the chip, or use a toolkit that supports it" % (label, attr, why))
 
 def _gpu_module_impl(ctx):
-    label = display_label(ctx.label)
-    cuda = ctx.toolchains[_CUDA_TOOLCHAIN]
+    gctx = gpu_context(ctx)
+    label = gctx.label
+    cuda = gctx.cuda
     if cuda.missing:
         fail("%s: %s" % (label, cuda.missing))
     if len(ctx.files.srcs) != 1:
@@ -45,9 +43,8 @@ def _gpu_module_impl(ctx):
     # Which source kinds exist, and how each compiles, is gpubuild's business (tools/compile); the rule
     # only needs to know whether the source is PTX already (no LLVM toolchain, no PTX of its own).
     is_ptx = src.extension == "ptx"
-    llvm = None
     if not is_ptx:
-        llvm = ctx.toolchains[_LLVM_TOOLCHAIN]
+        llvm = gctx.llvm
         if not llvm:
             fail("%s: %s needs the LLVM toolchain (//toolchain:llvm_toolchain_type); register one, e.g. the llvm module extension's" % (label, src.short_path))
         if llvm.missing:
@@ -78,16 +75,13 @@ def _gpu_module_impl(ctx):
     chip_src = src
     if src.extension == "mlir" and fmt != "jit":
         chip_src = ctx.actions.declare_file(name + ".ll")
-        emit_compile(ctx, gpubuild = ctx.executable._gpubuild, cuda = cuda, llvm = llvm, src = src, chip = None, format = "llvm", out = chip_src, opts = opts)
+        emit_compile(gctx, src = src, chip = None, format = "llvm", out = chip_src, opts = opts)
 
     def compile(chip, format, source = None):
         source = source or chip_src
         out = ctx.actions.declare_file("%s.%s.%s" % (name, chip, _EXT[format]))
         emit_compile(
-            ctx,
-            gpubuild = ctx.executable._gpubuild,
-            cuda = cuda,
-            llvm = None if source.extension == "ptx" else llvm,
+            gctx,
             src = source,
             chip = chip,
             format = format,
@@ -113,7 +107,7 @@ def _gpu_module_impl(ctx):
     fatbin = None
     if fmt == "fatbin":
         fatbin = ctx.actions.declare_file(name + ".fatbin")
-        emit_link(ctx, gpubuild = ctx.executable._gpubuild, images = [files_by_chip[c] for c in chips] + [ptx], out = fatbin, compress = ctx.attr.compress)
+        emit_link(gctx, images = [files_by_chip[c] for c in chips] + [ptx], out = fatbin, compress = ctx.attr.compress)
 
     if fmt == "fatbin":
         main = [fatbin]
@@ -128,7 +122,7 @@ def _gpu_module_impl(ctx):
     _check_chips(label, "runs_on" if ctx.attr.runs_on else "--@rules_gpu//gpu:runners", runners, None)
     if runners and fmt != "offload":
         stamp = ctx.actions.declare_file(name + ".runs_on.ok")
-        emit_check(ctx, gpubuild = ctx.executable._gpubuild, files = main, runners = runners, driver = ctx.attr._driver[BuildSettingInfo].value, out = stamp)
+        emit_check(gctx, files = main, runners = runners, driver = ctx.attr._driver[BuildSettingInfo].value, out = stamp)
         validation.append(stamp)
     return [
         DefaultInfo(files = depset(main)),
@@ -173,7 +167,7 @@ with the reason and the fix (docs/chips.md lists the chips and toolkits).""",
             doc = "What to produce: `bin`, `isa`, `offload`, `fatbin` or `jit` (see above).",
         ),
         "ftz": attr.bool(doc = "Flush f32 denormals to zero."),
-        "module": attr.string(doc = "MLIR sources: a regular expression selecting the `gpu.module` to build (default: the only one)."),
+        "module": attr.string(doc = "MLIR sources: the `gpu.module` to build, by a POSIX extended regular expression matched anywhere in its name, as MLIR's `--nvvm-attach-target` `module` option reads it (default: the only one)."),
         "opt_level": attr.int(default = 2, values = [0, 1, 2, 3], doc = "Optimisation level, as MLIR's NVVM target's `O`."),
         "ptxas_opts": attr.string_list(doc = "Extra ptxas options, e.g. `[\"-v\"]`."),
         "runs_on": attr.string_list(
@@ -196,7 +190,7 @@ with the reason and the fix (docs/chips.md lists the chips and toolkits).""",
         "_runners": attr.label(default = Label("//gpu:runners")),
     },
     toolchains = [
-        _CUDA_TOOLCHAIN,
-        config_common.toolchain_type(_LLVM_TOOLCHAIN, mandatory = False),
+        CUDA_TOOLCHAIN,
+        config_common.toolchain_type(LLVM_TOOLCHAIN, mandatory = False),
     ],
 )

@@ -1,0 +1,101 @@
+"""The one argument factory for gpubuild actions, as rules_go's `go/private/context.bzl` is for its builder.
+
+Every action of rules_gpu runs the helper `gpubuild`: `gpu_context(ctx)` gathers what they share (the
+helper, the label that messages name, the resolved toolchains), `gpubuild_args` starts a command line
+(a parameter file when it is long, `--target`), `add_tools` passes a toolchain's programs by flag, and
+`run_gpubuild` declares the action with the toolchain its programs come from.
+"""
+
+load("//rules/private:labels.bzl", "display_label")
+
+CUDA_TOOLCHAIN = Label("//toolchain:cuda_toolchain_type")
+LLVM_TOOLCHAIN = Label("//toolchain:llvm_toolchain_type")
+
+def gpu_context(ctx, *, toolchains = True):
+    """What every gpubuild action of a target needs.
+
+    Args:
+      ctx: the rule context; the rule has a `_gpubuild` attribute and, with `toolchains`, declares the
+        CUDA toolchain type and (optionally) the LLVM one.
+      toolchains: whether the rule resolves the CUDA and LLVM toolchains.
+
+    Returns:
+      A struct: `actions`, `label` (the target as messages name it), `gpubuild` (FilesToRunProvider),
+      `cuda` (CudaToolkitInfo or None), `llvm` (LlvmToolchainInfo, or None when no LLVM toolchain
+      resolved).
+    """
+    cuda = None
+    llvm = None
+    if toolchains:
+        cuda = ctx.toolchains[CUDA_TOOLCHAIN].cuda
+        resolved = ctx.toolchains[LLVM_TOOLCHAIN]
+        llvm = resolved.llvm if resolved else None
+    return struct(
+        actions = ctx.actions,
+        label = display_label(ctx.label),
+        gpubuild = ctx.attr._gpubuild[DefaultInfo].files_to_run,
+        cuda = cuda,
+        llvm = llvm,
+    )
+
+def gpubuild_args(gctx, target = None):
+    """A new command line for one gpubuild verb: a parameter file when it is long, then `--target`.
+
+    Args:
+      gctx: the gpu_context.
+      target: the label that the helper's messages name; default: the context's target.
+
+    Returns:
+      An Args object.
+    """
+    args = gctx.actions.args()
+    args.use_param_file("--params=%s", use_always = False)
+    args.set_param_file_format("multiline")
+    args.add("--target", target or gctx.label)
+    return args
+
+def add_tools(args, toolkit, names = None):
+    """Passes programs of a toolchain to gpubuild, each by its flag (`llvm_link` -> `--llvm-link`).
+
+    Args:
+      args: the Args object.
+      toolkit: a CudaToolkitInfo or LlvmToolchainInfo.
+      names: the programs to pass, where the toolchain has them; default: all of them.
+
+    Returns:
+      The programs' Files, the action's tools.
+    """
+    tools = []
+    for name in sorted(toolkit.tools):
+        if names != None and name not in names:
+            continue
+        args.add("--" + name.replace("_", "-"), toolkit.tools[name])
+        tools.append(toolkit.tools[name])
+    return tools
+
+def run_gpubuild(gctx, verb, args, *, inputs, outputs, mnemonic, progress_message, tools = [], toolchain = None):
+    """Declares one action that runs `gpubuild VERB ARGS`.
+
+    Args:
+      gctx: the gpu_context.
+      verb: the gpubuild verb.
+      args: the Args object (from gpubuild_args).
+      inputs: list or depset of input Files.
+      outputs: the output Files.
+      mnemonic: the action's mnemonic.
+      progress_message: the progress message.
+      tools: the toolchain programs the action runs, besides gpubuild.
+      toolchain: the toolchain type those programs come from (CUDA_TOOLCHAIN, LLVM_TOOLCHAIN), so
+        that the action runs on an execution platform that toolchain was resolved for; None when
+        the action runs gpubuild alone.
+    """
+    gctx.actions.run(
+        executable = gctx.gpubuild,
+        arguments = [verb, args],
+        inputs = inputs,
+        outputs = outputs,
+        tools = tools,
+        mnemonic = mnemonic,
+        progress_message = progress_message,
+        toolchain = toolchain,
+    )
