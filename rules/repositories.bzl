@@ -1,12 +1,16 @@
 """WORKSPACE-mode set-up for rules_gpu. bzlmod users need none of this (see MODULE.bazel)."""
 
+load("//third_party:go_repositories.bzl", "go_repositories")
 load("//toolchain:cuda_archive.bzl", "cuda_toolkit_archive")
 load("//toolchain:local_cuda.bzl", "local_cuda_toolkit")
 load("//toolchain:local_llvm.bzl", "local_llvm_toolchain")
-load(":go_repositories.bzl", "go_repositories")
 
 def rules_gpu_dependencies():
-    """Declares the Go modules that rules_gpu's helper needs (call after gazelle_dependencies())."""
+    """Declares the Go modules that rules_gpu's helper needs, at the versions rules_gpu is tested with.
+
+    Call it after rules_go's `go_rules_dependencies()` and before gazelle's `gazelle_dependencies()`,
+    so that these versions are the ones declared (the first declaration of a repository wins).
+    """
     go_repositories()
 
 def rules_gpu_toolchains(name = "cuda_toolkit", path = "", cuda_archives = {}, cuda_version = "", llvm_name = "llvm_toolchain", llvm_path = ""):

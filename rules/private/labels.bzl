@@ -2,6 +2,6 @@
 
 def display_label(label):
     """`//pkg:name` for the main repository (not `@@//pkg:name`), the full label otherwise."""
-    if label.workspace_name == "" or label.workspace_name == "_main":
+    if label.repo_name == "":
         return "//%s:%s" % (label.package, label.name)
     return str(label)
