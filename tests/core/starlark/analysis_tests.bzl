@@ -1,0 +1,81 @@
+"""Analysis tests of rules_gpu's rules: their errors and the actions they declare.
+
+Each test analyses a target on one of the fake platforms of toolchains.bzl, so no real toolkit is
+needed and no action runs: `bazel test //tests/core/starlark/...` takes seconds.
+"""
+
+load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
+
+def _settings(platform):
+    return {"//command_line_option:platforms": str(Label("//tests/core/starlark:%s_platform" % platform))}
+
+def _failure_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    asserts.expect_failure(env, ctx.attr.message)
+    return analysistest.end(env)
+
+def _failure_test(platform):
+    return analysistest.make(
+        _failure_test_impl,
+        expect_failure = True,
+        attrs = {"message": attr.string(mandatory = True, doc = "Text the analysis error must contain.")},
+        config_settings = _settings(platform),
+        doc = "Passes when analysing the target fails with `message` (on the %s fake platform)." % platform,
+    )
+
+failure_test = _failure_test("cuda_12_4")
+failure_cuda_missing_test = _failure_test("cuda_missing")
+failure_llvm_missing_test = _failure_test("llvm_missing")
+failure_no_llvm_test = _failure_test("no_llvm")
+
+def _basenames(files):
+    return sorted([f.basename for f in (files.to_list() if type(files) == "depset" else files)])
+
+def _actions_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    actions = analysistest.target_actions(env)
+    counts = {}
+    for a in actions:
+        if a.mnemonic.startswith("Gpu"):
+            counts[a.mnemonic] = counts.get(a.mnemonic, 0) + 1
+    asserts.equals(env, {m: int(n) for m, n in ctx.attr.mnemonics.items()}, counts, "the target's gpubuild actions, by mnemonic")
+
+    by_output = {}
+    for a in actions:
+        for out in a.outputs.to_list():
+            by_output[out.basename] = a
+    for out, want in ctx.attr.inputs.items():
+        a = by_output.get(out)
+        asserts.true(env, a != None, "no action writes %s; the outputs: %s" % (out, sorted(by_output)))
+        if a:
+            asserts.true(env, want in _basenames(a.inputs), "the action writing %s reads %s; its inputs: %s" % (out, want, _basenames(a.inputs)))
+    for out, want in ctx.attr.not_inputs.items():
+        a = by_output.get(out)
+        if a:
+            asserts.false(env, want in _basenames(a.inputs), "the action writing %s must not read %s" % (out, want))
+
+    for a in actions:
+        if a.mnemonic == "GpuCompile":
+            argv = " ".join(a.argv)
+            for want in ctx.attr.compile_argv:
+                asserts.true(env, want in argv, "a GpuCompile command line lacks %r: %s" % (want, argv))
+
+    target = analysistest.target_under_test(env)
+    validation = _basenames(target[OutputGroupInfo]._validation) if hasattr(target[OutputGroupInfo], "_validation") else []
+    asserts.equals(env, sorted(ctx.attr.validation), validation, "the _validation output group")
+    for out in validation:
+        asserts.equals(env, "GpuCheck", by_output[out].mnemonic, "the action writing the validation output " + out)
+    return analysistest.end(env)
+
+actions_test = analysistest.make(
+    _actions_test_impl,
+    attrs = {
+        "compile_argv": attr.string_list(doc = "Text every GpuCompile command line must contain."),
+        "inputs": attr.string_dict(doc = "Output basename -> an input basename its action must read."),
+        "mnemonics": attr.string_dict(doc = "Mnemonic -> how many of the target's actions have it (every Gpu* mnemonic)."),
+        "not_inputs": attr.string_dict(doc = "Output basename -> an input basename its action must not read."),
+        "validation": attr.string_list(doc = "The basenames of the `_validation` output group."),
+    },
+    config_settings = _settings("cuda_12_4"),
+    doc = "Checks the actions a target declares on the cuda_12_4 fake platform.",
+)

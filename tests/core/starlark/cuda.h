@@ -1,0 +1,1 @@
+/* A stand-in for a toolkit's include/cuda.h in the analysis tests. */

@@ -1,0 +1,1 @@
+// A gpu.module for the analysis tests; never compiled (analysis only).
