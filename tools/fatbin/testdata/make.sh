@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make.sh — regenerates the golden fatbins in this folder with the CUDA toolkit's own ptxas and
 # fatbinary (CUDA 12.4 in the build environment):
-#   tools/env/env.sh run tools/fatbin/testdata/make.sh
+#   env/env.sh run tools/fatbin/testdata/make.sh
 set -euo pipefail
 cd "$(dirname "$0")"
 ptx=../../../examples/saxpy/saxpy.ptx

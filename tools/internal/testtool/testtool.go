@@ -1,6 +1,6 @@
 // Package testtool finds the external tools that tests run (ptxas, cuobjdump, mlir-opt-21, ...): from
 // an environment variable, which Bazel tests set to a runfiles path of the toolchain's tool, or else
-// on PATH, as in the build environment (tools/env/env.sh run go test ./...). A test whose tool is not
+// on PATH, as in the build environment (env/env.sh run go test ./...). A test whose tool is not
 // there is skipped, saying how to get it.
 package testtool
 
@@ -24,7 +24,7 @@ func Find(t testing.TB, env, name string) string {
 		if _, err := os.Stat(name); filepath.IsAbs(name) && err == nil {
 			p = name
 		} else if p, err = exec.LookPath(name); err != nil {
-			t.Skipf("no %s: set %s, or run the test in the build environment (tools/env/env.sh run go test ./...)", name, env)
+			t.Skipf("no %s: set %s, or run the test in the build environment (env/env.sh run go test ./...)", name, env)
 		}
 	}
 	abs, err := filepath.Abs(p)

@@ -6,23 +6,23 @@
 # It lives outside the work tree (default ~/.cache/rules_gpu/env, override with RULES_GPU_ENV) and is
 # reused between runs.
 #
-#   tools/env/env.sh setup        create or complete the environment (idempotent, safe to interrupt)
-#   tools/env/env.sh run CMD...   run CMD inside it, in this work tree (sets it up first if needed)
-#   tools/env/env.sh shell        an interactive shell inside it
-#   tools/env/env.sh status       what is installed and where
-#   tools/env/env.sh reset        delete the environment (the next run builds it again)
+#   env/env.sh setup        create or complete the environment (idempotent, safe to interrupt)
+#   env/env.sh run CMD...   run CMD inside it, in this work tree (sets it up first if needed)
+#   env/env.sh shell        an interactive shell inside it
+#   env/env.sh status       what is installed and where
+#   env/env.sh reset        delete the environment (the next run builds it again)
 #
 # Every run happens in fresh mount and PID namespaces (unshare): the bind mounts and every process
 # started inside, the Bazel server included, disappear when the command returns, however it ends.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/../.." && pwd)
+repo=$(cd "$here/.." && pwd)
 cache=${RULES_GPU_ENV:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/rules_gpu/env}
 root=$cache/rootfs
 mirror=${RULES_GPU_MIRROR:-}
 
-# shellcheck source=tools/env/versions.sh
+# shellcheck source=env/versions.sh
 . "$here/versions.sh"
 
 log() { printf 'env.sh: %s\n' "$*" >&2; }
@@ -46,7 +46,7 @@ stage_done() { [ -f "$cache/stamps/$1" ] && [ "$(cat "$cache/stamps/$1")" = "$2"
 stage_mark() { mkdir -p "$cache/stamps"; echo "$2" >"$cache/stamps/$1.tmp"; mv "$cache/stamps/$1.tmp" "$cache/stamps/$1"; }
 
 # enter WORKTREE CWD NENV ENV... CMD...: runs CMD as root inside the rootfs, in fresh mount and PID
-# namespaces, with /proc, /dev, /sys and resolv.conf mounted and, when WORKTREE is not empty, the work
+# namespaces, with /proc, /sys, resolv.conf and a /dev of its own mounted and, when WORKTREE is not empty, the work
 # tree mounted at its own path, CWD as the working directory and a tmpfs /tmp. The rootfs becomes the
 # namespace's root by pivot_root, not chroot: the kernel refuses new user namespaces inside a chroot,
 # and Bazel's linux-sandbox needs them. NENV counts the NAME=VALUE words that follow it.
@@ -54,7 +54,21 @@ enter() {
   unshare --mount --pid --fork --propagation private -- bash -c '
     set -e; r=$1; repo=$2; cwd=$3; nenv=$4; shift 4
     mount --bind "$r" "$r"  # pivot_root wants the new root to be a mount point
-    mount -t proc proc "$r/proc"; mount --rbind /dev "$r/dev"; mount --rbind /sys "$r/sys"
+    mount -t proc proc "$r/proc"; mount --rbind /sys "$r/sys"
+    # A /dev of its own: a tmpfs with the few nodes that programs use, each bind-mounted from the
+    # host, and the GPU'"'"'s where there is one. Nothing run inside can replace a node of the host'"'"'s
+    # /dev: writing over one writes through it, and a new file lands in this tmpfs.
+    mount -t tmpfs -o mode=755,nosuid devtmp "$r/dev"
+    for n in null zero full random urandom tty /dev/nvidia*; do
+      n=${n#/dev/}
+      [ -e "/dev/$n" ] || continue
+      touch "$r/dev/$n"; mount --bind "/dev/$n" "$r/dev/$n"
+    done
+    mkdir -p "$r/dev/pts" "$r/dev/shm"
+    mount -t devpts -o newinstance,ptmxmode=0666 devpts "$r/dev/pts" && ln -s pts/ptmx "$r/dev/ptmx"
+    mount -t tmpfs -o mode=1777,nosuid,nodev shm "$r/dev/shm"
+    ln -s /proc/self/fd "$r/dev/fd"
+    ln -s /proc/self/fd/0 "$r/dev/stdin"; ln -s /proc/self/fd/1 "$r/dev/stdout"; ln -s /proc/self/fd/2 "$r/dev/stderr"
     [ -e /etc/resolv.conf ] && mount --bind /etc/resolv.conf "$r/etc/resolv.conf" || true
     if [ -n "$repo" ]; then
       mount -t tmpfs tmpfs "$r/tmp"
@@ -113,7 +127,7 @@ stage_modules() {
   stage_mark modules "$fp"
 }
 
-# Stubs and the system bazelrc: refreshed on every run, cheap, so edits to tools/env/offline apply.
+# Stubs and the system bazelrc: refreshed on every run, cheap, so edits to env/offline apply.
 stage_bazelrc() {
   mkdir -p "$root/opt/rules_gpu"
   rm -rf "$root/opt/rules_gpu/stubs.new"
