@@ -1,5 +1,5 @@
 /* A host program that carries its GPU code: the saxpy fatbin embedded by gpu_cc_library, loaded with
- * the CUDA driver API and run. Built on the GPU machine by tools/gpu/device/run.sh:
+ * the CUDA driver API and run. Built on the GPU machine by tests/gpu/run.sh:
  *   gcc saxpy_host.c saxpy_cc.c -I. -I$CUDA/include -lcuda */
 #include <cuda.h>
 #include <math.h>

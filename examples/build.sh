@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# build.sh — builds every example and shows what was produced and where it runs. Runs inside the
+# build environment:
+#   env/env.sh run examples/build.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -n "${RULES_GPU_IN_ENV:-}" ] || { echo "run me inside the environment: env/env.sh run $0" >&2; exit 2; }
+
+bazel build //examples/... //tools/cmd/gpubuild
+g=bazel-bin/tools/cmd/gpubuild/gpubuild_/gpubuild
+runners=sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120
+driver=13.0
+mapfile -t files < <(bazel cquery 'kind(gpu_module, //examples/...)' --output=files 2>/dev/null)
+for f in "${files[@]}"; do
+  printf '\n== %s (%s bytes)\n' "$f" "$(stat -c %s "$f")"
+  "$g" inspect "$f" | sed 's/^/   /'
+  line=""
+  while read -r v; do
+    r=$(sed 's/.*"runner":"\([^"]*\)".*/\1/' <<<"$v")
+    if grep -q '"loads":true' <<<"$v"; then
+      how=$(sed 's/.*"how":"\([^"]*\)".*/\1/' <<<"$v")
+      case "$how" in "PTX JIT") r="$r(JIT)" ;; esac
+      line="$line $r"
+    else
+      line="$line -${r}"
+    fi
+  done < <("$g" check --json --runs-on "$runners" --driver "$driver" "$f" 2>/dev/null || true)
+  echo "   runs on (driver $driver):$line   (-sm_XX: does not load; (JIT): the driver compiles its PTX)"
+done
+
+printf '\n== the gpu_module targets of examples/ (gpubuild chips)\n'
+"$g" chips --repo . //examples/...
+printf '\n== the same fatbin inside host programs: Go (gpu_go_library) and C (gpu_cc_library)\n'
+bazel build //examples/saxpy:saxpy_gpu //examples/saxpy:saxpy_cc >/dev/null 2>&1
+sed -n '1,4p' bazel-bin/examples/saxpy/saxpy_gpu_embed/saxpy_gpu.go
+sed -n '2p' bazel-bin/examples/saxpy/saxpy_cc.h

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# bench.sh [REPEATS] [TERMS] — rules_gpu against nvcc -gencode and MLIR's gpu-module-to-binary, in one
+# run, on the same 20 generated kernels (genkernels, TERMS arithmetic terms each, default 1500), for
+# the same 4 chips (sm_75, sm_80, sm_86, sm_90) with the same CUDA toolkit. REPEATS (default 3) of:
+#   - clean build of the GPU code: rules_gpu under Bazel (every compile and link action re-runs; the
+#     helper itself stays built) against `nvcc -fatbin`, one -gencode per chip, one process per kernel
+#     run $(nproc) at a time; and against mlir-opt-21 --nvvm-attach-target (x4) --gpu-module-to-binary
+#     for the MLIR version of the kernels;
+#   - adding one chip to one target: actions re-run and wall time, against nvcc recompiling that
+#     kernel for all its chips;
+# then, once: the helper's own time per compile action (gpubuild compile --trace: its wall time minus
+# the tools it runs), and artifact sizes (our link, uncompressed / LZ4 / zstd, against fatbinary).
+# Prints a Markdown report (docs/benchmarks.md keeps one). Runs inside the build environment:
+#   env/env.sh run tests/bench/bench.sh
+set -uo pipefail
+repeats=${1:-3} terms=${2:-1500}
+# shellcheck source=tests/userrepo.sh
+. "$(dirname "$0")/../userrepo.sh"
+user_checkout "${BENCH_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_bench}" || exit 1
+user_repo "$repo/tests/bench/workspace" || exit 1
+out=$root/out
+chips=(sm_75 sm_80 sm_86 sm_90)
+rm -rf "$out"; mkdir -p "$out"
+# genkernels [-seed N]: writes the kernels and their BUILD.bazel into the repository.
+genkernels() { (cd "$repo" && go run ./tests/bench/genkernels -n 20 -terms "$terms" -lang both -chips "$(IFS=,; echo "${chips[*]}")" -out "$ws" "$@"); }
+genkernels || exit 1
+now() { date +%s%N; }
+secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
+# stats V...: median, min and max
+stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f s (min %.2f, max %.2f)", m, v[1], v[NR] }'; }
+# new_sources: the same kernels with new constants, so that every GPU action is new to Bazel (a
+# comment would not do: it does not reach the LLVM IR an MLIR module is lowered to once).
+new_sources() { genkernels -seed "$(now)" || exit 1; }
+
+user_gpubuild "$out/gpubuild" || exit 1
+g=$out/gpubuild
+nbazel build //... >/dev/null 2>&1 || { nbazel build //... 2>&1 | tail -30; exit 1; }
+
+gencode=(); for c in "${chips[@]}"; do gencode+=(-gencode "arch=compute_${c#sm_},code=$c"); done
+gencode+=(-gencode "arch=compute_75,code=compute_75")  # the PTX a rules_gpu fatbin carries
+mlir_pipeline="builtin.module($(for c in "${chips[@]}"; do printf 'nvvm-attach-target{chip=%s O=3},' "$c"; done)gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),reconcile-unrealized-casts,gpu-module-to-binary{format=fatbin})"
+export CUDA_ROOT=/usr/lib/cuda
+
+t_cu=() t_mlir=() t_nvcc=() t_mlir_own=() t_all=()
+for r in $(seq "$repeats"); do
+  new_sources
+  s=$(now); nbazel build $(for k in "$ws"/k*.cu; do b=$(basename "$k" .cu); echo "//:${b}_cu"; done) >/dev/null 2>&1 || exit 1; t_cu+=("$(secs $(($(now) - s)))")
+  s=$(now); nbazel build //... >/dev/null 2>&1 || exit 1; t_mlir+=("$(secs $(($(now) - s)))")
+  new_sources
+  s=$(now); nbazel build //... >/dev/null 2>&1 || exit 1; t_all+=("$(secs $(($(now) - s)))")
+  s=$(now)
+  printf '%s\n' "$ws"/k*.cu | xargs -P "$(nproc)" -I{} sh -c 'o=$1; shift; nvcc -fatbin -O3 "$@" -o "$o/$(basename "$0").nvcc.fatbin" "$0"' {} "$out" "${gencode[@]}" || exit 1
+  t_nvcc+=("$(secs $(($(now) - s)))")
+  s=$(now)
+  printf '%s\n' "$ws"/k*.mlir | xargs -P "$(nproc)" -I{} sh -c 'mlir-opt-21 "$0" --pass-pipeline="$2" -o "$1/$(basename "$0").own.mlir"' {} "$out" "$mlir_pipeline" || exit 1
+  t_mlir_own+=("$(secs $(($(now) - s)))")
+done
+
+# Adding a chip to one target (k000_cu): a different chip each repeat, so that no compile of it is in
+# Bazel's action cache from an earlier repeat; nvcc recompiles that kernel with the chip added.
+added=(sm_89 sm_87 sm_90a sm_89 sm_87 sm_90a)
+t_add=() t_add_nvcc=() acts=""
+for r in $(seq "$repeats"); do
+  c=${added[$(((r - 1) % ${#added[@]}))]}
+  sed -i "0,/chips = \[\"sm_75\", \"sm_80\", \"sm_86\", \"sm_90\"\],/s//chips = [\"sm_75\", \"sm_80\", \"sm_86\", \"sm_90\", \"$c\"],/" "$ws/BUILD.bazel"
+  s=$(now); nbazel build //... --execution_log_json_file="$out/exec.json" >/dev/null 2>&1 || exit 1; t_add+=("$(secs $(($(now) - s)))")
+  acts="$acts $c: $(executed "$out/exec.json" GpuCompile) compile + $(executed "$out/exec.json" GpuLink) link;"
+  sed -i "s/chips = \[\"sm_75\", \"sm_80\", \"sm_86\", \"sm_90\", \"$c\"\],/chips = [\"sm_75\", \"sm_80\", \"sm_86\", \"sm_90\"],/" "$ws/BUILD.bazel"
+  nbazel build //... >/dev/null 2>&1
+  s=$(now); nvcc -fatbin -O3 "${gencode[@]}" -gencode "arch=compute_${c#sm_},code=$c" -o "$out/add.fatbin" "$ws/k000.cu" || exit 1
+  t_add_nvcc+=("$(secs $(($(now) - s)))")
+done
+
+# The helper's own time per compile action.
+T=(--mlir-opt mlir-opt-21 --mlir-translate mlir-translate-21 --llc llc-21 --opt opt-21 --llvm-link llvm-link-21 --clang clang-21
+  --libdevice /usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc --cuda-path /usr/lib/cuda)
+for k in "$ws"/k00[0-4].mlir "$ws"/k00[0-4].cu; do
+  for c in "${chips[@]}"; do
+    "$g" compile --chip "$c" --toolkit "$(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')" -O 3 "${T[@]}" --trace "$out/trace.jsonl" --out "$out/t.cubin" "$k" || exit 1
+  done
+done
+overhead=$(python3 - "$out/trace.jsonl" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+over = [r["total_ms"] - r["tools_ms"] for r in rows]
+pct = [100 * (r["total_ms"] - r["tools_ms"]) / r["total_ms"] for r in rows]
+ptxas = [sum(ms for s, ms in r["stages_ms"] if s == "ptxas") / r["total_ms"] * 100 for r in rows]
+print(f"{len(rows)} compiles: helper's own time median {statistics.median(over):.1f} ms (max {max(over):.1f}), "
+      f"{statistics.median(pct):.2f} % of the action (max {max(pct):.2f} %); ptxas is {statistics.median(ptxas):.0f} % of it")
+PY
+)
+
+# Sizes: our link against fatbinary, over the 20 CUDA kernels' cubins and PTX as Bazel built them.
+sizes=$(
+  tot() { awk '{ s += $1 } END { print s }'; }
+  ours_lz4=0 ours_none=0 ours_zstd=0 fb=0 fb_nc=0
+  for k in "$ws"/k*.cu; do
+    b=$(basename "$k" .cu)
+    imgs=(); fbimgs=()
+    for c in "${chips[@]}"; do imgs+=("$ws/bazel-bin/${b}_cu.$c.cubin"); fbimgs+=("--image3=kind=elf,sm=${c#sm_},file=$ws/bazel-bin/${b}_cu.$c.cubin"); done
+    ptx=$ws/bazel-bin/${b}_cu.sm_75.ptx
+    "$g" link -o "$out/n.fatbin" --compress none "${imgs[@]}" "$ptx"
+    "$g" link -o "$out/z.fatbin" --compress zstd --compress-all "${imgs[@]}" "$ptx"
+    fatbinary -64 --create="$out/f.fatbin" "${fbimgs[@]}" "--image3=kind=ptx,sm=75,file=$ptx"
+    fatbinary -64 --create="$out/fn.fatbin" --compress=false "${fbimgs[@]}" "--image3=kind=ptx,sm=75,file=$ptx"
+    echo "$(stat -c %s "$ws/bazel-bin/${b}_cu.fatbin") $(stat -c %s "$out/n.fatbin") $(stat -c %s "$out/z.fatbin") $(stat -c %s "$out/f.fatbin") $(stat -c %s "$out/fn.fatbin")"
+  done | awk '{ a += $1; b += $2; c += $3; d += $4; e += $5 } END { printf "%d %d %d %d %d", a, b, c, d, e }'
+)
+read -r s_lz4 s_none s_zstd s_fb s_fbnc <<<"$sizes"
+nbazel shutdown >/dev/null 2>&1
+
+cat <<MD
+Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); $(bazel --version); CUDA $(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p'); LLVM/MLIR 21. Kernels: 20 generated, $terms terms each; chips: ${chips[*]} (+ compute_75 PTX). Repeats: $repeats (median, min, max).
+
+| clean build of the GPU code | wall time | ratio |
+|---|---|---|
+| 20 CUDA C++ kernels, nvcc -fatbin, 5 -gencode, $(nproc) at a time | $(stats "${t_nvcc[@]}") | 1 |
+| 20 CUDA C++ kernels, rules_gpu (Bazel) | $(stats "${t_cu[@]}") | $(awk -v a="$(stats "${t_cu[@]}" | cut -d' ' -f1)" -v b="$(stats "${t_nvcc[@]}" | cut -d' ' -f1)" 'BEGIN { printf "%.2f", a / b }') |
+| 20 MLIR kernels, mlir-opt-21 gpu-module-to-binary (fatbin, 4 targets), $(nproc) at a time | $(stats "${t_mlir_own[@]}") | 1 |
+| 20 MLIR kernels, rules_gpu (Bazel), after the CUDA ones | $(stats "${t_mlir[@]}") | $(awk -v a="$(stats "${t_mlir[@]}" | cut -d' ' -f1)" -v b="$(stats "${t_mlir_own[@]}" | cut -d' ' -f1)" 'BEGIN { printf "%.2f", a / b }') |
+| all 40 targets, rules_gpu (Bazel) | $(stats "${t_all[@]}") | |
+
+| add a chip to one target (k000_cu) | wall time | work |
+|---|---|---|
+| rules_gpu (Bazel) | $(stats "${t_add[@]}") | actions re-run:$acts |
+| nvcc (that kernel, all 6 targets again) | $(stats "${t_add_nvcc[@]}") | 1 nvcc: 6 cicc + ptxas |
+
+Helper overhead: $overhead.
+
+| artifact size, 20 kernels (4 cubins + PTX each) | bytes | vs fatbinary default |
+|---|---|---|
+| fatbinary (CUDA $(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p') default) | $s_fb | 1 |
+| fatbinary --compress=false | $s_fbnc | $(awk -v a="$s_fbnc" -v b="$s_fb" 'BEGIN { printf "%.2f", a / b }') |
+| gpubuild link, PTX LZ4 (rules_gpu's default) | $s_lz4 | $(awk -v a="$s_lz4" -v b="$s_fb" 'BEGIN { printf "%.2f", a / b }') |
+| gpubuild link, uncompressed | $s_none | $(awk -v a="$s_none" -v b="$s_fb" 'BEGIN { printf "%.2f", a / b }') |
+| gpubuild link, zstd, cubins too | $s_zstd | $(awk -v a="$s_zstd" -v b="$s_fb" 'BEGIN { printf "%.2f", a / b }') |
+MD

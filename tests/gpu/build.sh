@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# build.sh DIR — prepares a device run (run.sh) on the Debian 12 host: builds gpubuild (static) and
+# gpurun (cgo against the build environment's cuda.h and stub libcuda, so that it runs on the GPU
+# machine's older-or-equal glibc), and the artifacts of the fatbin matrix with CUDA 12.4's ptxas and
+# our own `gpubuild link`. Then, with the device tool:
+#   run(command="bash tests/gpu/run.sh DIR", carry=["DIR"])
+set -euo pipefail
+out=${1:?usage: build.sh DIR}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$repo"
+env_root=${RULES_GPU_ENV:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/rules_gpu/env}/rootfs
+[ -f "$env_root/usr/include/cuda.h" ] || env/env.sh setup
+rm -rf "$out"; mkdir -p "$out/bin" "$out/artifacts" "$out/src"
+inc=$(mktemp -d); trap 'rm -rf "$inc"' EXIT
+cp "$env_root/usr/include/cuda.h" "$inc/"
+CGO_ENABLED=0 go build -o "$out/bin/gpubuild" ./tools/cmd/gpubuild
+CGO_CFLAGS="-I$inc" CGO_LDFLAGS="-L$env_root/usr/lib/x86_64-linux-gnu/stubs" \
+  go build -tags cuda -o "$out/bin/gpurun" ./tools/cmd/gpurun
+cp examples/saxpy/saxpy.ptx tools/internal/artifact/testdata/scale.cu "$out/src/"
+
+# The fatbin matrix: saxpy built by CUDA 12.4's ptxas, linked by gpubuild in every shape.
+env/env.sh run bash -c '
+  set -euo pipefail
+  cd "$1"; a=artifacts; g=bin/gpubuild
+  for sm in sm_80 sm_90; do ptxas -arch=$sm -o $a/saxpy.$sm.cubin src/saxpy.ptx; done
+  $g link -o $a/cubin_sm90.fatbin --compress none $a/saxpy.sm_90.cubin
+  $g link -o $a/ptx_only.fatbin --compress none src/saxpy.ptx
+  $g link -o $a/ptx_lz4.fatbin --compress lz4 src/saxpy.ptx
+  $g link -o $a/ptx_zstd.fatbin --compress zstd src/saxpy.ptx
+  $g link -o $a/cubin_ptx.fatbin --compress none $a/saxpy.sm_80.cubin $a/saxpy.sm_90.cubin src/saxpy.ptx
+  $g link -o $a/lz4_all.fatbin --compress lz4 --compress-all $a/saxpy.sm_80.cubin $a/saxpy.sm_90.cubin src/saxpy.ptx
+  $g link -o $a/zstd_all.fatbin --compress zstd --compress-all $a/saxpy.sm_80.cubin $a/saxpy.sm_90.cubin src/saxpy.ptx
+  $g link -o $a/sm80_only.fatbin $a/saxpy.sm_80.cubin
+  $g inspect $a/*.fatbin
+' _ "$(cd "$out" && pwd)"
+# The examples, built by Bazel with rules_gpu.
+mkdir -p "$out/examples"
+env/env.sh run bash -c '
+  set -euo pipefail
+  bazel build //examples/... >/dev/null 2>&1 || bazel build //examples/...
+  for f in $(bazel cquery "kind(gpu_module, //examples/...) except //examples/seed/..." --output=files 2>/dev/null); do cp "$f" "$1/"; done
+' _ "$(cd "$out" && pwd)/examples"
+ls "$out/examples"
+
+# A host program that carries its GPU code: gpu_cc_library's header and source for saxpy_mlir's
+# fatbin, and saxpy_host.c, compiled on the GPU machine against its cuda.h and libcuda.
+mkdir -p "$out/embed/examples/saxpy"
+env/env.sh run bash -c '
+  set -euo pipefail
+  bazel build //examples/saxpy:saxpy_cc >/dev/null 2>&1 || bazel build //examples/saxpy:saxpy_cc
+  cp bazel-bin/examples/saxpy/saxpy_cc.h bazel-bin/examples/saxpy/saxpy_cc.c examples/saxpy/saxpy_host.c "$1/examples/saxpy/"
+' _ "$(cd "$out" && pwd)/embed"
+ls "$out/embed/examples/saxpy"
+
+# The seed scenario: refused at build time for sm_90; the artifacts forced through, for the GPU.
+mkdir -p "$out/seed"
+env/env.sh run bash -c '
+  bazel build //examples/seed:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1 |
+    grep -E "^(FAIL|OK|     fix:)|checks fail" | sed "s#bazel-out/[^ ]*/##" >"$1/refusal.txt"
+  bazel build //examples/seed/... >/dev/null 2>&1
+  for f in $(bazel cquery //examples/seed/... --output=files 2>/dev/null); do cp "$f" "$1/"; done
+' _ "$(cd "$out" && pwd)/seed"
+cat "$out/seed/refusal.txt"; ls "$out/seed"
+
+# The same MLIR examples serialized by MLIR itself (gpu-module-to-binary), for comparison.
+mkdir -p "$out/mlir_own"
+env/env.sh run bash -c '
+  set -euo pipefail
+  for k in saxpy reduce; do
+    CUDA_ROOT=/usr/lib/cuda mlir-opt-21 examples/$k/$k.mlir \
+      --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-format=bin opt-level=3" -o "$2/$k.mlir"
+    "$1/bin/gpubuild" extract -o "$2" "$2/$k.mlir"
+  done
+' _ "$(cd "$out" && pwd)" "$(cd "$out" && pwd)/mlir_own"
+ls "$out/mlir_own"
+echo "build.sh: $out is ready ($(du -sh "$out" | cut -f1))"

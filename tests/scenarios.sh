@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# scenarios.sh [NAME...] — nested-Bazel integration tests: each scenario is a user's repository
+# (tests/integration/NAME) that depends on this checkout of rules_gpu, built with its own Bazel output
+# base under one output root; each checks a success and a failure. Runs inside the build environment
+# (tests/test.sh calls it). With names, runs only those scenarios.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/userrepo.sh
+. "$here/userrepo.sh"
+user_checkout "${SCENARIO_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_scenarios}" || exit 1
+passed=0 failed=0
+ok() { echo "PASS $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+
+# workspace NAME: the user's repository tests/integration/NAME, in the snapshot. Actions are shared
+# between scenarios through a disk cache.
+workspace() {
+  user_repo "$repo/tests/integration/$1" "build --disk_cache=$root/disk_cache"
+  # No outputs or action cache from an earlier run, so that action counts say what this run's change
+  # needs (the disk cache, shared by all scenarios, makes the first build cheap).
+  nbazel clean >/dev/null 2>&1
+}
+
+# expect NAME OUTPUT TEXT...: passes when OUTPUT holds every TEXT.
+expect() {
+  local name=$1 out=$2 missing=""
+  shift 2
+  for want in "$@"; do grep -qF -- "$want" <<<"$out" || missing="$missing [$want]"; done
+  if [ -z "$missing" ]; then ok "$name"; else bad "$name" "message lacks$missing: $(grep -A4 'ERROR\|FAIL' <<<"$out" | head -20)"; fi
+}
+
+# seed: chips = ["sm_80"], format = "bin", runs_on = ["sm_70"] must fail the build and say why and
+# what to change; after the change it builds, with exactly one more compile action.
+scenario_seed() {
+  workspace seed
+  cp "$ws/BUILD.before" "$ws/BUILD.bazel"
+  out=$(nbazel build //:saxpy 2>&1)
+  if [ $? -eq 0 ]; then
+    bad seed/refused "the build passed; it must fail: sm_80 code cannot load on sm_70"
+  else
+    expect seed/refused "$out" "//:saxpy" "does not load on sm_70" \
+      "sm_80 SASS runs only on compute capability 8.x chips; sm_70 is 7.0" "fix: add sm_70 to the chips"
+  fi
+  cp "$ws/BUILD.after" "$ws/BUILD.bazel"
+  out=$(nbazel build //:saxpy --execution_log_json_file="$ws/exec.json" 2>&1)
+  if [ $? -ne 0 ]; then
+    bad seed/fixed "the build still fails: $(tail -20 <<<"$out")"
+  else
+    local compiles checks
+    compiles=$(executed "$ws/exec.json" GpuCompile) checks=$(executed "$ws/exec.json" GpuCheck)
+    if [ "$compiles" = 1 ] && [ "$checks" = 1 ]; then ok "seed/fixed (re-ran 1 compile, 1 check)"; else bad seed/fixed "ran $compiles compile and $checks check actions, want 1 and 1"; fi
+  fi
+}
+
+# chips: a chip the chip table does not know, or the toolkit cannot compile, fails at analysis (no
+# action runs) naming the target and the chip; adding a chip to one of two targets re-runs exactly one
+# compile and one link.
+scenario_chips() {
+  workspace chips
+  cp "$ws/BUILD.unknown" "$ws/BUILD.bazel"
+  out=$(nbazel build //:saxpy 2>&1)
+  if [ $? -eq 0 ]; then bad chips/unknown "the build passed with chip sm_91"; else
+    expect chips/unknown "$out" "Analysis of target '//:saxpy' failed" "//:saxpy: chips: unknown chip sm_91: not in the chip table (known: sm_35," "see docs/chips.md"
+  fi
+  cp "$ws/BUILD.toolkit" "$ws/BUILD.bazel"
+  out=$(nbazel build //:saxpy 2>&1)
+  if [ $? -eq 0 ]; then bad chips/toolkit "the build passed with chip sm_100 and CUDA 12.4"; else
+    expect chips/toolkit "$out" "Analysis of target '//:saxpy' failed" "//:saxpy: chips: CUDA 12.4 cannot compile for sm_100: sm_100 needs CUDA 12.8 or newer; fix:"
+  fi
+  cp "$ws/BUILD.before" "$ws/BUILD.bazel"
+  out=$(nbazel build //... 2>&1) || { bad chips/add "the first build fails: $(tail -20 <<<"$out")"; return; }
+  cp "$ws/BUILD.after" "$ws/BUILD.bazel"
+  out=$(nbazel build //... --execution_log_json_file="$ws/exec.json" 2>&1) || { bad chips/add "the build with sm_90 fails: $(tail -20 <<<"$out")"; return; }
+  local compiles links
+  compiles=$(executed "$ws/exec.json" GpuCompile) links=$(executed "$ws/exec.json" GpuLink)
+  if [ "$compiles" = 1 ] && [ "$links" = 1 ]; then ok "chips/add (adding sm_90 to //:saxpy re-ran 1 compile, 1 link)"; else bad chips/add "ran $compiles compile and $links link actions, want 1 and 1"; fi
+}
+
+# hermetic: a toolkit made of pinned NVIDIA-layout archives (from the Debian packages) builds MLIR and
+# CUDA C++ with its own ptxas and headers; a wrong sha256 or version fails, saying what to change.
+scenario_hermetic() {
+  local arch=$root/archives lines version
+  lines=$("$repo/tests/integration/hermetic/make_archives.sh" "$arch") || { bad hermetic "make_archives.sh failed"; return; }
+  version=$(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
+  # archives VERSION BAD_SHA: the cuda.archive call that the repository's MODULE.bazel includes;
+  # BAD_SHA replaces the cuda_nvcc archive's sha256.
+  archives() {
+    local entries="" f sha
+    while read -r f sha; do
+      [ -n "$2" ] && [[ $f == cuda_nvcc* ]] && sha=$2
+      entries+="        \"file://$arch/$f\": \"$sha\","$'\n'
+    done <<<"$lines"
+    cat >"$repo/tests/integration/hermetic/cuda_archives.MODULE.bazel" <<EOF
+cuda = use_extension("@rules_gpu//toolchain:extensions.bzl", "cuda")
+cuda.archive(
+    name = "cuda_toolkit",
+    archives = {
+$entries    },
+    version = "$1",
+)
+use_repo(cuda, "cuda_toolkit")
+EOF
+  }
+  archives "$version" ""
+  workspace hermetic
+  out=$(nbazel build //... 2>&1)
+  if [ $? -ne 0 ]; then bad hermetic/build "the build fails: $(tail -20 <<<"$out")"; else
+    # Which ptxas and --cuda-path each compile action uses, from the action graph.
+    out=$(nbazel aquery 'mnemonic(GpuCompile, //...)' --output=jsonproto 2>/dev/null | python3 -c '
+import json, sys
+for a in json.load(sys.stdin).get("actions", []):
+    args = a["arguments"]
+    print(" ".join(f"{flag} {args[i + 1]}" for i, flag in enumerate(args) if flag in ("--ptxas", "--cuda-path")))')
+    local ptxas cudapath
+    ptxas=$(grep -c -- "--ptxas external/[^ ]*cuda_toolkit/bin/ptxas" <<<"$out")
+    cudapath=$(grep -c -- "--cuda-path external/[^ ]*cuda_toolkit\( \|$\)" <<<"$out")
+    # //:saxpy: sm_80 PTX, the sm_80 cubin from it, the sm_90 cubin; //:saxpy_cuda: sm_80 PTX (from
+    # CUDA C++, with the archive's headers) and the sm_80 cubin from it.
+    if [ "$ptxas" = 5 ] && [ "$cudapath" = 1 ]; then ok "hermetic/build (5 compiles with the archive's ptxas, CUDA C++ with its headers)"; else
+      bad hermetic/build "$ptxas compiles use the archive's ptxas (want 5), $cudapath the archive as --cuda-path (want 1): $out"; fi
+  fi
+  archives "$version" 0000000000000000000000000000000000000000000000000000000000000000
+  out=$(nbazel build //... 2>&1)
+  if [ $? -eq 0 ]; then bad hermetic/sha256 "the build passed with a wrong sha256"; else
+    expect hermetic/sha256 "$out" "rules_gpu: @" "cuda_nvcc-linux-x86_64-" "sha256 mismatch: the pin says 0000000000000000000000000000000000000000000000000000000000000000, the archive served is $(sha256sum "$arch"/cuda_nvcc-* | cut -d' ' -f1)" "pin the new sha256 in cuda.archive"
+  fi
+  archives 12.8 ""
+  out=$(nbazel build //... 2>&1)
+  if [ $? -eq 0 ]; then bad hermetic/version "the build passed with version 12.8"; else
+    expect hermetic/version "$out" "the archives hold CUDA $version (ptxas --version), but version = \"12.8\""
+  fi
+}
+
+# embed: a user's go_test and cc_test use the fatbin through gpu_go_library and gpu_cc_library; a
+# module with one cubin per chip has no single file to embed, and the build says so.
+scenario_embed() {
+  workspace embed
+  out=$(nbazel test //... 2>&1)
+  if [ $? -ne 0 ]; then bad embed/test "bazel test fails: $(tail -20 <<<"$out")"; else
+    expect embed/test "$out" "//:go_test" "//:cc_test" "2 tests pass"
+  fi
+  cp "$ws/BUILD.multi" "$ws/BUILD.bazel"
+  out=$(nbazel build //... 2>&1)
+  if [ $? -eq 0 ]; then bad embed/multi "the build passed embedding two cubins"; else
+    expect embed/multi "$out" "//:saxpy_go_embed: module //:saxpy has no single artifact to embed: format \"bin\" with chips [\"sm_80\", \"sm_90\"] gives one file per chip; use format = \"fatbin\""
+  fi
+}
+
+# badinput: each bad input fails with one error naming the target, the file and the chip, and leaves
+# no output: PTX ISA too low for its chip, malformed MLIR, malformed PTX, a module with no kernel, a
+# runner the artifact cannot serve, a corrupt fatbin given to gpubuild check, a missing toolkit. (An
+# unknown chip and one the toolkit cannot compile: chips; a wrong-version toolkit: hermetic.)
+scenario_badinput() {
+  workspace badinput
+  # failing CASE TARGET OUTPUT TEXT...: building //:TARGET fails, prints every TEXT, and leaves no
+  # OUTPUT (nor a helper's temporary directory) in bazel-bin.
+  failing() {
+    local name=badinput/$1 t=$2 file=$3 left
+    shift 3
+    out=$(nbazel build "//:$t" 2>&1)
+    if [ $? -eq 0 ]; then bad "$name" "the build passed"; return; fi
+    left=$(cd "$ws" && { ls -d "bazel-bin/$file" 2>/dev/null; find -L bazel-bin/ -maxdepth 1 -name '.gpubuild-*'; })
+    if [ -n "$left" ]; then bad "$name" "left behind: $left"; return; fi
+    expect "$name" "$out" "$@"
+  }
+  failing ptx_isa ptx_isa ptx_isa.sm_90.cubin \
+    "//:ptx_isa: compiling low.ptx for sm_90: PTX ISA 7.0 for sm_90 with CUDA 12.4: sm_90 needs PTX ISA 7.8 or newer; change the .version directive of the PTX"
+  failing malformed_mlir malformed_mlir malformed_mlir.sm_80.cubin \
+    "//:malformed_mlir: compiling bad.mlir for every chip: lower to NVVM: mlir-opt" "bad.mlir:5:27: error: use of undeclared SSA value name"
+  failing malformed_ptx malformed_ptx malformed_ptx.sm_80.cubin \
+    "//:malformed_ptx: compiling bad.ptx for sm_80: ptxas" "Unknown symbol '%r1'"
+  failing no_kernel no_kernel no_kernel.sm_80.cubin \
+    "//:no_kernel: compiling nokernel.mlir for sm_80: the module defines no kernel, so there is nothing to launch; mark the entry points: \`kernel\` on a gpu.func"
+  failing runner runner runner.runs_on.ok \
+    "//:runner" "does not load on sm_80" "sm_90 SASS runs only on compute capability 9.x chips; sm_80 is 8.0" "fix: add sm_80 to the chips"
+
+  out=$(nbazel build //:good 2>&1) || { bad badinput/corrupt "//:good does not build: $(tail -20 <<<"$out")"; return; }
+  head -c 200 "$ws/bazel-bin/good.fatbin" >"$ws/corrupt.fatbin"
+  out=$(nbazel run @rules_gpu//tools/cmd/gpubuild -- check --runs-on sm_90 "$ws/corrupt.fatbin" 2>&1)
+  if [ $? -eq 0 ]; then bad badinput/corrupt "gpubuild check passed a truncated fatbin"; else
+    expect badinput/corrupt "$out" "gpubuild check: $ws/corrupt.fatbin: fatbin:" "only 184 present" "(the file is damaged or not a fatbin, cubin or PTX file: rebuild it)"
+  fi
+
+  # A path with a space and a quote: the generated toolchain repository writes it with repr(), so its
+  # BUILD file stays valid and the message quotes the path as given.
+  sed -i 's#^cuda.local()#cuda.local(path = "/opt/no \\"cuda")#' "$ws/MODULE.bazel"
+  nbazel clean >/dev/null 2>&1  # so that the earlier good.fatbin cannot pass for one left behind
+  failing missing_toolkit good good.fatbin \
+    "//:good: no CUDA toolkit at /opt/no \"cuda (no bin/ptxas there), the path that cuda.local(path = ...)" "fix the path, or leave it out"
+}
+
+names=("$@")
+[ ${#names[@]} -eq 0 ] && names=(seed chips hermetic embed badinput)
+for name in "${names[@]}"; do
+  start=$SECONDS
+  "scenario_$name"
+  nbazel shutdown >/dev/null 2>&1
+  echo "     $name: $((SECONDS - start)) s"
+done
+echo "scenarios: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# test.sh — every test of rules_gpu. Runs inside the build environment:
+#   env/env.sh run tests/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -n "${RULES_GPU_IN_ENV:-}" ] || { echo "run me inside the environment: env/env.sh run $0" >&2; exit 2; }
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "go vet and go test (the fast loop)"
+go vet ./...
+go test ./...
+
+step "fuzz the fatbin reader and the MLIR attach step for a bounded time"
+go test -run '^$' -fuzz '^FuzzRead$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" ./tools/fatbin
+go test -run '^$' -fuzz '^FuzzAttach$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" ./tools/internal/mlir
+
+step "the GPU programs build with cgo against the toolkit's cuda.h and libcuda (tag cuda)"
+go vet -tags cuda ./tools/internal/launch/... ./tools/cmd/gpurun/
+if [ -e /dev/nvidia0 ]; then
+  go run -tags cuda ./tools/cmd/gpurun info
+else
+  echo "GPU run skipped: this machine has no NVIDIA GPU. tests/gpu/build.sh and run.sh run the"
+  echo "GPU programs on the H200 through the device tool; docs/gpu-results.md has the results."
+fi
+
+step "the environment gives its commands a /dev of their own"
+# A tmpfs with the host's nodes bind-mounted one by one (env/env.sh): a tool that replaces an output
+# such as /dev/stdout can then harm only this copy.
+[ "$(stat -f -c %T /dev)" = tmpfs ] && [ -c /dev/null ] && [ -L /dev/stdout ] ||
+  { echo "FAIL: /dev is not the environment's own tmpfs with /dev/null and /dev/stdout" >&2; exit 1; }
+echo "/dev: $(stat -f -c %T /dev), $(ls /dev | wc -l) entries"
+
+step "Starlark is buildifier-clean (format and lint)"
+git ls-files '*.bzl' '*.bazel' WORKSPACE MODULE.bazel ':!third_party/go_repositories.bzl' | xargs go tool buildifier -mode=check -lint=warn
+
+step "BUILD files and go_repositories.bzl are in sync with the sources and go.mod (gazelle)"
+bazel run //:gazelle -- -mode=diff
+saved=$(mktemp -d)
+cp WORKSPACE third_party/go_repositories.bzl "$saved/"
+bazel run //:gazelle-update-repos
+if ! diff -u "$saved/WORKSPACE" WORKSPACE || ! diff -u "$saved/go_repositories.bzl" third_party/go_repositories.bzl; then
+  cp "$saved/WORKSPACE" WORKSPACE; cp "$saved/go_repositories.bzl" third_party/go_repositories.bzl
+  echo "go.mod changed: run 'env/env.sh run bazel run //:gazelle-update-repos' and commit the result" >&2
+  exit 1
+fi
+
+step "bazel test //... (bzlmod; every action in linux-sandbox, without network)"
+bazel test --spawn_strategy=linux-sandbox --sandbox_default_allow_network=false //...
+
+step "bazel test //... (WORKSPACE mode)"
+bazel test --config=workspace //...
+
+step "the seed artifact is refused at build time for an sm_90 runner"
+if out=$(bazel build //examples/seed:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1); then
+  echo "FAIL: //examples/seed:seed_bin built for runner sm_90; an sm_80-only cubin cannot load there" >&2; exit 1
+fi
+grep -F "does not load on sm_90" <<<"$out" && grep -F "fix: add sm_90 to the chips" <<<"$out" ||
+  { echo "FAIL: the refusal does not say why and what to change:" >&2; tail -20 <<<"$out" >&2; exit 1; }
+
+step "reproducible: two clean builds, at different paths and output roots, give the same bytes"
+tests/reproducible.sh
+
+step "scenarios: nested Bazel workspaces that use rules_gpu"
+tests/scenarios.sh
+
+step "all tests passed"
