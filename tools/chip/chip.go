@@ -15,7 +15,9 @@
 //     driver picks, and if nothing loads, why and what to change;
 //   - Known, Toolkits, KnownPTX, WriteMarkdown: the table itself, for docs.
 //
-// The package depends on the standard library only.
+// The package depends on the standard library only. It is one of rules_gpu's two public Go
+// libraries (with tools/fatbin): knowing nothing of Bazel, it serves any program that asks which GPUs
+// a build can serve; gpubuild's own packages are under tools/internal.
 package chip
 
 import (

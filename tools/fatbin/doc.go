@@ -61,4 +61,7 @@
 // payload with the padding; cubins are normally a multiple of 8 bytes long
 // already, and the padding is harmless to ELF readers. Compressed entries
 // record the exact length and come back without padding.
+//
+// The package is one of rules_gpu's two public Go libraries (with tools/chip): it knows nothing of
+// Bazel and depends only on its compressors; gpubuild's own packages are under tools/internal.
 package fatbin
