@@ -13,7 +13,7 @@ def rules_gpu_dependencies():
     """
     go_repositories()
 
-def rules_gpu_toolchains(name = "cuda_toolkit", path = "", cuda_archives = {}, cuda_version = "", llvm_name = "llvm_toolchain", llvm_path = ""):
+def rules_gpu_toolchains(name = "cuda_toolkit", path = "", cuda_archives = {}, cuda_version = "", compiler = "clang", llvm_name = "llvm_toolchain", llvm_path = ""):
     """Declares the CUDA toolkit and LLVM (with MLIR) and registers them as toolchains.
 
     The toolkit is hermetic when `cuda_archives` is given (see `cuda_toolkit_archive`), else the one
@@ -25,12 +25,14 @@ def rules_gpu_toolchains(name = "cuda_toolkit", path = "", cuda_archives = {}, c
         `/usr/local/cuda`, then `/usr/bin`.
       cuda_archives: URL -> sha256 of NVIDIA's redistributable archives of a hermetic toolkit.
       cuda_version: the version the archives must hold, e.g. `12.4`.
+      compiler: the device front end of CUDA C++ sources for targets that choose none: `clang` or
+        `nvcc`.
       llvm_name: the LLVM repository's name.
       llvm_path: LLVM's root; default: `$LLVM_PATH`, the newest `/usr/lib/llvm-N`, then `/usr/bin`.
     """
     if cuda_archives:
-        cuda_toolkit_archive(name = name, archives = cuda_archives, version = cuda_version)
+        cuda_toolkit_archive(name = name, archives = cuda_archives, compiler = compiler, version = cuda_version)
     else:
-        local_cuda_toolkit(name = name, path = path)
+        local_cuda_toolkit(name = name, path = path, compiler = compiler)
     local_llvm_toolchain(name = llvm_name, path = llvm_path)
     native.register_toolchains("@%s//:all" % name, "@%s//:all" % llvm_name)

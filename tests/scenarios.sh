@@ -148,6 +148,7 @@ scenario_embed() {
 
 # badinput: each bad input fails with one error naming the target, the file and the chip, and leaves
 # no output: PTX ISA too low for its chip, malformed MLIR, malformed PTX, a module with no kernel, a
+# CUDA C++ header that no dependency provides, a
 # runner the artifact cannot serve, a corrupt fatbin given to gpubuild check, a missing toolkit. (An
 # unknown chip and one the toolkit cannot compile: chips; a wrong-version toolkit: hermetic.)
 scenario_badinput() {
@@ -171,6 +172,8 @@ scenario_badinput() {
     "//:malformed_ptx: compiling bad.ptx for sm_80: ptxas" "Unknown symbol '%r1'"
   failing no_kernel no_kernel no_kernel.sm_80.cubin \
     "//:no_kernel: compiling nokernel.mlir for sm_80: the module defines no kernel, so there is nothing to launch; mark the entry points: \`kernel\` on a gpu.func"
+  failing missing_header missing_header missing_header.sm_80.cubin \
+    "//:missing_header: compiling uses_header.cu for sm_80: uses_header.cu:2: #include \"vec/vec.h\": no such header among the headers this compile can see; fix: add the target that provides it to deps"
   failing runner runner runner.runs_on.ok \
     "//:runner" "does not load on sm_80" "sm_90 SASS runs only on compute capability 9.x chips; sm_80 is 8.0" "fix: add sm_80 to the chips"
 

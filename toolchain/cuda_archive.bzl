@@ -66,7 +66,7 @@ def _cuda_toolkit_archive_impl(rctx):
             rctx.attr.version,
             version,
         ))
-    attrs = {"root": ", ".join(urls), "version": version}
+    attrs = {"compiler": rctx.attr.compiler, "root": ", ".join(urls), "version": version}
     for tool in CUDA_TOOLS:
         if rctx.path("bin/" + tool).exists:
             attrs[tool] = "bin/" + tool
@@ -94,6 +94,7 @@ nothing extracted.""",
             mandatory = True,
             doc = "URL -> sha256 of each archive. `file://` URLs work for archives kept next to the repository.",
         ),
+        "compiler": attr.string(default = "clang", values = ["clang", "nvcc"], doc = "The device front end of CUDA C++ sources for targets that choose none: `clang` or `nvcc` (the `cuda_nvcc` archive holds it)."),
         "strip_prefix": attr.string_dict(
             doc = "URL -> the directory to strip; default: the archive's file name without its extension (NVIDIA's layout).",
         ),

@@ -5,11 +5,17 @@ load(":cuda_archive.bzl", "cuda_toolkit_archive")
 load(":local_cuda.bzl", "local_cuda_toolkit")
 load(":local_llvm.bzl", "local_llvm_toolchain")
 
+_COMPILER = attr.string(
+    default = "clang",
+    values = ["clang", "nvcc"],
+    doc = "The device front end of CUDA C++ sources for targets that choose none (`gpu_module`'s `compiler`): `clang`, or `nvcc` for code written for nvcc.",
+)
+
 def _declare_cuda(kind, tag):
     if kind == "local":
-        local_cuda_toolkit(name = tag.name, path = tag.path)
+        local_cuda_toolkit(name = tag.name, path = tag.path, compiler = tag.compiler)
     else:
-        cuda_toolkit_archive(name = tag.name, archives = tag.archives, strip_prefix = tag.strip_prefix, version = tag.version)
+        cuda_toolkit_archive(name = tag.name, archives = tag.archives, compiler = tag.compiler, strip_prefix = tag.strip_prefix, version = tag.version)
 
 def _cuda_impl(mctx):
     declare_once(mctx, _declare_cuda)
@@ -42,6 +48,7 @@ register_toolchains("@cuda_toolkit//:all")
             doc = "A hermetic toolkit made of NVIDIA's redistributable archives, each pinned by sha256 (see `cuda_toolkit_archive`).",
             attrs = {
                 "archives": attr.string_dict(mandatory = True, doc = "URL -> sha256 of each archive."),
+                "compiler": _COMPILER,
                 "name": attr.string(default = "cuda_toolkit", doc = "The repository's name."),
                 "strip_prefix": attr.string_dict(doc = "URL -> directory to strip; default: the file name without its extension."),
                 "version": attr.string(doc = "The version the archives must hold, e.g. `12.4`."),
@@ -51,6 +58,7 @@ register_toolchains("@cuda_toolkit//:all")
             default_name = "cuda_toolkit",
             what = "A CUDA toolkit",
             path_doc = "The toolkit's root, the only place looked at when set; default: search `$CUDA_PATH`, `/usr/local/cuda`, then `/usr/bin`.",
+            attrs = {"compiler": _COMPILER},
         ),
     },
 )

@@ -38,6 +38,7 @@ def _local_cuda_toolkit_impl(rctx):
                 attrs[tool] = "bin/" + tool
         attrs["version"] = version
         attrs["root"] = found
+        attrs["compiler"] = rctx.attr.compiler
         root = found[:-len("/bin")] if found.endswith("/bin") else found
 
         # libdevice: <root>/nvvm/libdevice in NVIDIA's layout; Debian keeps it with the toolkit's
@@ -69,6 +70,7 @@ layout (`/usr/bin`).
 The version comes from `ptxas --version`. Without a toolkit the repository still exists and every
 rule that needs ptxas fails with an error that says where it looked.""",
     attrs = {
+        "compiler": attr.string(default = "clang", values = ["clang", "nvcc"], doc = "The device front end of CUDA C++ sources for targets that choose none: `clang` or `nvcc`."),
         "path": attr.string(doc = "The toolkit's root directory (the one holding `bin/ptxas`)."),
     },
     environ = ["CUDA_PATH"],

@@ -25,6 +25,7 @@ A toolkit that could not be found still resolves, with `missing` saying why: rul
 at analysis with that text, and rules that do not (a `gpu_module` of LLVM IR needs ptxas, an embedding
 rule needs nothing) are unaffected.""",
     fields = {
+        "compiler": "str: the device front end of CUDA C++ sources for targets that choose none: `clang` or `nvcc`.",
         "cuda_files": "depset of File: what a CUDA C++ compile reads from a toolkit inside the build (include/ and libdevice); empty for a toolkit on the machine.",
         "cuda_path": "str: clang's `--cuda-path`: the toolkit root (include/cuda.h, nvvm/libdevice), an execution-root path for a toolkit inside the build, an absolute one for a toolkit on the machine; empty when there is none.",
         "libdevice": "File or None: libdevice.10.bc, linked into modules that call `__nv_` functions.",

@@ -126,23 +126,24 @@ def write_cuda_repo(rctx, attrs, exports, constraints):
         constraints = constraints,
     )
 
-def local_tag(*, default_name, what, path_doc):
+def local_tag(*, default_name, what, path_doc, attrs = {}):
     """The `local` tag class: a toolchain found on the machine that builds.
 
     Args:
       default_name: the default repository name.
       what: what is found, for docs ("a CUDA toolkit").
       path_doc: the doc of the `path` attribute.
+      attrs: further attributes of the tag.
 
     Returns:
       A tag_class.
     """
     return tag_class(
         doc = "%s found on the machine that builds." % what,
-        attrs = {
+        attrs = dict(attrs, **{
             "name": attr.string(default = default_name, doc = "The repository's name."),
             "path": attr.string(doc = path_doc),
-        },
+        }),
     )
 
 def declare_once(mctx, declare):

@@ -1,6 +1,7 @@
 """The `gpu_module` rule."""
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("//rules/private:cc.bzl", "CUDA_ATTRS", "cuda_compilation", "has_cuda_attrs")
 load("//rules/private:chip_table.bzl", "CHIPS", "UNKNOWN_CHIP", "UNSUPPORTED")
 load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
@@ -61,7 +62,17 @@ def _gpu_module_impl(ctx):
             fail("%s: chip %s is listed twice in chips" % (label, chip))
         seen[chip] = True
     _check_chips(label, "chips" if ctx.attr.chips else "--@rules_gpu//gpu:chips", chips, cuda.version)
+    if src.extension != "cu" and has_cuda_attrs(ctx):
+        fail("%s: hdrs, deps, includes, defines and copts are for CUDA C++ sources (.cu); %s is not one: remove them" % (label, src.short_path))
+    compiler = ctx.attr.compiler or cuda.compiler
+    if src.extension == "cu" and compiler == "nvcc":
+        if "nvcc" not in cuda.tools:
+            fail("%s: compiler nvcc: the CUDA toolchain (%s) has no nvcc; use compiler = \"clang\", or a toolkit with nvcc" % (label, cuda.root))
+        if fmt == "offload":
+            fail("%s: format offload (LLVM bitcode) needs clang as the CUDA C++ compiler; nvcc makes PTX and cubins: use compiler = \"clang\" or another format" % label)
     opts = struct(
+        compiler = compiler if src.extension == "cu" else None,
+        cuda = cuda_compilation(ctx) if src.extension == "cu" else None,
         opt_level = ctx.attr.opt_level,
         fast_math = ctx.attr.fast_math,
         ftz = ctx.attr.ftz,
@@ -141,7 +152,9 @@ gpu_module = rule(
     implementation = _gpu_module_impl,
     doc = """Compiles a GPU module for a list of chips, one Bazel action per chip.
 
-Sources are MLIR (a `gpu.module`), LLVM IR (`.ll`, `.bc`), CUDA C++ (`.cu`, device side) or PTX. Each
+Sources are MLIR (a `gpu.module`), LLVM IR (`.ll`, `.bc`), CUDA C++ (`.cu`, device side) or PTX. A
+CUDA C++ source sees a project as a `cc_library` would: its `hdrs`, `includes`, `defines`, `copts` and
+the headers, include paths and defines of its `deps` (any target with `CcInfo`). Each
 chip's artifact is built by its own action, so adding a chip to a target runs one more compile action
 (and, for fatbins, the link again) and leaves the others cached.
 
@@ -149,11 +162,18 @@ Formats, as MLIR's `gpu-module-to-binary` names them: `offload` (LLVM bitcode pe
 per chip), `bin` (a cubin per chip), `fatbin` (every chip's cubin plus PTX for the lowest chip, which
 the driver JIT-compiles on newer GPUs; the lowest chip's cubin is compiled from that PTX) and `jit`
 (only the PTX for the lowest chip, for runners whose chips are unknown when building).""",
-    attrs = {
+    attrs = dict(CUDA_ATTRS, **{
         "chips": attr.string_list(
             doc = """The chips to build for, e.g. `["sm_80", "sm_90"]`. Default: `--@rules_gpu//gpu:chips`. A chip
 the chip table does not know, or that the CUDA toolchain's version cannot compile, fails the analysis
 with the reason and the fix (docs/chips.md lists the chips and toolkits).""",
+        ),
+        "compiler": attr.string(
+            values = ["", "clang", "nvcc"],
+            doc = """The device front end of a CUDA C++ source: `clang`, or `nvcc` (the CUDA toolchain's) for code
+written for nvcc that clang rejects. Either way each chip is its own action, and ptxas and `gpubuild link`
+make the cubins and the fatbin. Default: the CUDA toolchain's `compiler` (`clang` unless it says
+otherwise).""",
         ),
         "compress": attr.string(
             default = "lz4",
@@ -188,7 +208,7 @@ with the reason and the fix (docs/chips.md lists the chips and toolkits).""",
             cfg = "exec",
         ),
         "_runners": attr.label(default = Label("//gpu:runners")),
-    },
+    }),
     toolchains = [
         CUDA_TOOLCHAIN,
         config_common.toolchain_type(LLVM_TOOLCHAIN, mandatory = False),

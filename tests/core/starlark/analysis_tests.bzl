@@ -27,6 +27,7 @@ failure_test = _failure_test("cuda_12_4")
 failure_cuda_missing_test = _failure_test("cuda_missing")
 failure_llvm_missing_test = _failure_test("llvm_missing")
 failure_no_llvm_test = _failure_test("no_llvm")
+failure_no_nvcc_test = _failure_test("no_nvcc")
 
 def _basenames(files):
     return sorted([f.basename for f in (files.to_list() if type(files) == "depset" else files)])
@@ -57,7 +58,10 @@ def _actions_test_impl(ctx):
     for a in actions:
         if a.mnemonic == "GpuCompile":
             argv = " ".join(a.argv)
-            for want in ctx.attr.compile_argv:
+            wants = ctx.attr.compile_argv
+            if "--origin" not in a.argv:
+                wants = wants + ctx.attr.source_argv
+            for want in wants:
                 asserts.true(env, want in argv, "a GpuCompile command line lacks %r: %s" % (want, argv))
 
     target = analysistest.target_under_test(env)
@@ -74,6 +78,7 @@ actions_test = analysistest.make(
         "inputs": attr.string_dict(doc = "Output basename -> an input basename its action must read."),
         "mnemonics": attr.string_dict(doc = "Mnemonic -> how many of the target's actions have it (every Gpu* mnemonic)."),
         "not_inputs": attr.string_dict(doc = "Output basename -> an input basename its action must not read."),
+        "source_argv": attr.string_list(doc = "Text the command line of every GpuCompile of the user's source (not of PTX made from it) must contain."),
         "validation": attr.string_list(doc = "The basenames of the `_validation` output group."),
     },
     config_settings = _settings("cuda_12_4"),

@@ -4,6 +4,8 @@ Each fake platform picks one CUDA toolchain and at most one LLVM toolchain by it
 the real toolchains require Linux and a CPU, which these platforms lack, so only the fakes resolve.
 """
 
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//toolchain:cuda_toolchain.bzl", "cuda_toolchain")
 load("//toolchain:llvm_toolchain.bzl", "llvm_toolchain")
 
@@ -15,6 +17,7 @@ PLATFORMS = {
     "cuda_missing": ("cuda_missing", "llvm_21"),
     "llvm_missing": ("cuda_12_4", "llvm_missing"),
     "no_llvm": ("cuda_12_4", None),
+    "no_nvcc": ("cuda_no_nvcc", "llvm_21"),
 }
 
 def fake_toolchains(name):
@@ -25,21 +28,43 @@ def fake_toolchains(name):
     """
     native.constraint_setting(name = "fake_cuda")
     native.constraint_setting(name = "fake_llvm")
-    for value in ["cuda_12_4", "cuda_missing"]:
+    for value in ["cuda_12_4", "cuda_missing", "cuda_no_nvcc"]:
         native.constraint_value(name = value, constraint_setting = ":fake_cuda")
     for value in ["llvm_21", "llvm_missing", "llvm_none"]:
         native.constraint_value(name = value, constraint_setting = ":fake_llvm")
     for platform, (cuda, llvm) in PLATFORMS.items():
         native.platform(name = platform + "_platform", constraint_values = [":" + cuda, ":" + (llvm or "llvm_none")])
 
-    cuda_toolchain(name = "fake_cuda_12_4", version = "12.4", ptxas = ":fake_tool.sh", root = "/fake/cuda-12.4")
+    cuda_toolchain(name = "fake_cuda_12_4", version = "12.4", nvcc = ":fake_tool.sh", ptxas = ":fake_tool.sh", root = "/fake/cuda-12.4")
+    cuda_toolchain(name = "fake_cuda_no_nvcc", version = "12.4", ptxas = ":fake_tool.sh", root = "/fake/cuda-without-nvcc")
     cuda_toolchain(name = "fake_cuda_missing", missing = "no CUDA toolkit found (the analysis tests' missing toolkit)")
     llvm_toolchain(name = "fake_llvm_21", version = "21", root = "/fake/llvm-21", **{tool: ":fake_tool.sh" for tool in _LLVM_TOOLS})
     llvm_toolchain(name = "fake_llvm_missing", missing = "no LLVM with MLIR found (the analysis tests' missing LLVM)")
-    for kind, value in [("cuda", "cuda_12_4"), ("cuda", "cuda_missing"), ("llvm", "llvm_21"), ("llvm", "llvm_missing")]:
+    for kind, value in [("cuda", "cuda_12_4"), ("cuda", "cuda_missing"), ("cuda", "cuda_no_nvcc"), ("llvm", "llvm_21"), ("llvm", "llvm_missing")]:
         native.toolchain(
             name = "fake_%s_toolchain" % value,
             toolchain = ":fake_" + value,
             toolchain_type = "//toolchain:%s_toolchain_type" % kind,
             target_compatible_with = [":" + value],
         )
+
+def _fake_cc_library_impl(ctx):
+    return [CcInfo(compilation_context = cc_common.create_compilation_context(
+        headers = depset(ctx.files.hdrs),
+        defines = depset(ctx.attr.defines),
+        includes = depset(ctx.attr.includes),
+        quote_includes = depset(ctx.attr.quote_includes),
+        system_includes = depset(ctx.attr.system_includes),
+    ))]
+
+fake_cc_library = rule(
+    implementation = _fake_cc_library_impl,
+    doc = "A CcInfo of headers, include paths and defines, as a cc_library gives, without a C++ toolchain (the fake platforms have none).",
+    attrs = {
+        "defines": attr.string_list(doc = "Its defines."),
+        "hdrs": attr.label_list(allow_files = True, doc = "Its headers."),
+        "includes": attr.string_list(doc = "Its include paths, as exec paths."),
+        "quote_includes": attr.string_list(doc = "Its quote include paths."),
+        "system_includes": attr.string_list(doc = "Its system include paths."),
+    },
+)

@@ -27,7 +27,9 @@ const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|i
   or /usr/bin. With --target (a Bazel action) nothing is looked for: only the flags' tools run.
   CUDA C++ only: -I DIR, -isystem DIR, -iquote DIR, -idirafter DIR, -include FILE, -D NAME[=VALUE],
   -U NAME (each also joined: -IDIR, -DNAME=1) and -std=c++17 go to clang's device compilation, in
-  order, as do other clang options given one by one with --clang-opt (--clang-opt=-Wall).`
+  order, as do other clang options given one by one with --clang-opt (--clang-opt=-Wall).
+  --compiler nvcc compiles CUDA C++ to PTX with the toolkit's nvcc instead of clang (code written for
+  nvcc that clang rejects), with the same -I/-D/... options and --nvcc-opt; ptxas makes the cubin.`
 
 // clangOption names the clang option at args[0] ("" when it is none) and says how many arguments it
 // takes. compile takes these as clang spells them, with their value apart ("-I dir") or joined
@@ -59,9 +61,11 @@ type compileFlags struct {
 	opt                                               int
 	fast, ftz                                         bool
 	tools                                             compile.Tools
-	ptxasOpts                                         multiFlag
+	ptxasOpts, nvccOpts                               multiFlag
+	compiler                                          string
 	clangOpts                                         []string // clang options, in order; clangFirst names the first
 	clangFirst                                        string
+	clangOnly                                         bool // a --clang-opt was given
 }
 
 func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -87,8 +91,12 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c.StringVar(&f.tools.MLIRTranslate, "mlir-translate", "", "mlir-translate (`PATH`; default: found with LLVM), for MLIR sources")
 	c.StringVar(&f.tools.Libdevice, "libdevice", "", "the CUDA toolkit's libdevice.10.bc (`PATH`; default: found with ptxas)")
 	c.StringVar(&f.tools.CUDAPath, "cuda-path", "", "the CUDA toolkit root (`DIR`) for clang's --cuda-path (default: found with ptxas)")
+	c.StringVar(&f.tools.NVCC, "nvcc", "", "nvcc (`PATH`; default: found beside ptxas), for CUDA C++ sources with --compiler nvcc")
+	c.StringVar(&f.compiler, "compiler", "clang", "the device front end (`COMPILER`) of CUDA C++ sources: clang, or nvcc for code written for nvcc")
+	c.Var(&f.nvccOpts, "nvcc-opt", "an extra nvcc `OPTION` for CUDA C++ sources with --compiler nvcc (repeatable)")
 	c.Var(&f.ptxasOpts, "ptxas-opt", "an extra ptxas `OPTION` (repeatable)")
 	c.Func("clang-opt", "an extra clang `OPTION` for CUDA C++ sources (repeatable)", func(v string) error {
+		f.clangOnly = true
 		f.keepClang("--clang-opt", v)
 		return nil
 	})
@@ -117,6 +125,16 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		PtxasOptions: f.ptxasOpts, ClangOptions: f.clangOpts, Module: f.module}
 	if job.Kind, err = compile.KindOf(job.Src); err != nil {
 		return f.wrap(err)
+	}
+	if job.Compiler, err = compile.ParseCompiler(f.compiler); err != nil {
+		return c.usageError("--compiler: %v", err)
+	}
+	job.NvccOptions = f.nvccOpts
+	if job.Compiler == compile.CompilerNVCC && f.clangOnly {
+		return c.usageError("--clang-opt is for clang; with --compiler nvcc, give nvcc's options with --nvcc-opt")
+	}
+	if len(f.nvccOpts) > 0 && job.Compiler != compile.CompilerNVCC {
+		return c.usageError("--nvcc-opt is for nvcc: add --compiler nvcc, or give clang's options with --clang-opt")
 	}
 	if f.clangFirst != "" && job.Kind != compile.KindCUDA {
 		return c.usageError("%s applies to CUDA C++ (.cu) sources only; %s is %s", f.clangFirst, job.Src, kindName(job.Kind))
@@ -193,6 +211,9 @@ func (f *compileFlags) discover(job compile.Job) (compile.Tools, bool) {
 	}
 	if t.CUDAPath == "" {
 		t.CUDAPath = cuda.CUDAPath
+	}
+	if t.NVCC == "" {
+		t.NVCC = cuda.NVCC
 	}
 	llvm := m.FindLLVM()
 	for _, tool := range []struct {

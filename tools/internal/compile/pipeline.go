@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -66,9 +67,35 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown per-chip format %q: use offload (LLVM IR), isa (PTX) or bin (cubin)", s)
 }
 
+// Compiler is the device front end of CUDA C++ sources.
+type Compiler string
+
+// The CUDA C++ front ends.
+const (
+	// CompilerClang compiles CUDA C++ to LLVM IR, which the pipeline optimises and llc turns into PTX.
+	CompilerClang Compiler = "clang"
+	// CompilerNVCC compiles CUDA C++ to PTX with the toolkit's nvcc (code written for nvcc that
+	// clang rejects); ptxas then makes the cubin, as for every source.
+	CompilerNVCC Compiler = "nvcc"
+)
+
+// ParseCompiler reads clang or nvcc ("" is clang).
+func ParseCompiler(s string) (Compiler, error) {
+	switch c := Compiler(s); c {
+	case "":
+		return CompilerClang, nil
+	case CompilerClang, CompilerNVCC:
+		return c, nil
+	}
+	return "", fmt.Errorf("unknown compiler %q: use clang or nvcc", s)
+}
+
 // Tools are the external programs of the pipeline. Only the ones a job needs must be set.
 type Tools struct {
 	Ptxas, Llc, Opt, LLVMLink, Clang, MLIROpt, MLIRTranslate string
+	// NVCC is the CUDA toolkit's nvcc, the device front end of CUDA C++ jobs whose Compiler is
+	// CompilerNVCC.
+	NVCC string
 	// Libdevice is the CUDA toolkit's libdevice.10.bc, linked when the module calls __nv_ functions.
 	Libdevice string
 	// CUDAPath is the toolkit root that clang's --cuda-path wants (CUDA C++ only).
@@ -85,7 +112,7 @@ type Tools struct {
 // it names the toolchain type that provides the tool.
 func ToolchainMissing(tool, path string) string {
 	provider := "the LLVM toolchain (@rules_gpu//toolchain:llvm_toolchain_type, e.g. the llvm module extension's llvm.local())"
-	if tool == "ptxas" || tool == "libdevice" {
+	if tool == "ptxas" || tool == "libdevice" || tool == "nvcc" {
 		provider = "the CUDA toolchain (@rules_gpu//toolchain:cuda_toolchain_type, e.g. the cuda module extension's cuda.local())"
 	}
 	if path == "" {
@@ -137,6 +164,12 @@ type Job struct {
 	// ClangOptions are extra options of clang's device compilation of a CUDA C++ source (-I, -D,
 	// -include, -std=, ...), in order, after rules_gpu's own; other kinds of source take none.
 	ClangOptions []string
+	// Compiler is the device front end of a CUDA C++ source: CompilerClang (the default) or
+	// CompilerNVCC. nvcc takes ClangOptions' preprocessor options (-I, -D, -U, -include, -isystem,
+	// -std=; -iquote and -idirafter become -I) and NvccOptions.
+	Compiler Compiler
+	// NvccOptions are extra options of nvcc's device compilation (CompilerNVCC only).
+	NvccOptions []string
 	// Module selects, by regular expression, which gpu.module of an MLIR source to compile; the
 	// source must then hold exactly one match. Empty: the source must hold exactly one gpu.module.
 	Module string
@@ -168,6 +201,15 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 	if job.Kind == KindPTX && job.Format != FormatBin {
 		return job.fail(nil, "", fmt.Errorf("a PTX source can only become a cubin (format bin), not %s", job.Format))
 	}
+	if job.Compiler == "" {
+		job.Compiler = CompilerClang
+	}
+	if job.Compiler == CompilerNVCC && job.Format == FormatOffload {
+		return job.fail(nil, "", errors.New("format offload (LLVM bitcode) needs clang as the CUDA C++ compiler; nvcc makes PTX (isa) and cubins (bin)"))
+	}
+	if len(job.NvccOptions) > 0 && job.Compiler != CompilerNVCC {
+		return job.fail(nil, "", fmt.Errorf("nvcc options (%s) apply when nvcc is the compiler", strings.Join(job.NvccOptions, " ")))
+	}
 	if len(job.ClangOptions) > 0 && job.Kind != KindCUDA {
 		return job.fail(nil, "", fmt.Errorf("clang options (%s) apply to CUDA C++ sources only; this is a %s source", strings.Join(job.ClangOptions, " "), job.Kind))
 	}
@@ -192,11 +234,21 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 			return err
 		}
 	case KindCUDA:
-		if cur, err = t.cudaToLLVM(ctx, job, cur, step("cuda.ll")); err != nil {
+		if job.Compiler == CompilerNVCC {
+			next := step("k.ptx")
+			if err := t.nvcc(ctx, job, cur, next); err != nil {
+				return err
+			}
+			cur = next
+		} else if cur, err = t.cudaToLLVM(ctx, job, cur, step("cuda.ll")); err != nil {
 			return err
 		}
 	}
-	if job.Kind != KindPTX {
+	if job.Kind == KindCUDA && job.Compiler == CompilerNVCC {
+		if job.Format == FormatISA {
+			return finish(job, cur)
+		}
+	} else if job.Kind != KindPTX {
 		if cur, err = t.optimise(ctx, job, cur, step); err != nil {
 			return err
 		}
@@ -298,9 +350,13 @@ func (t Tools) check(job Job) error {
 	case KindMLIR:
 		need = append(need, [2]string{"mlir-opt", t.MLIROpt}, [2]string{"mlir-translate", t.MLIRTranslate})
 	case KindCUDA:
-		need = append(need, [2]string{"clang", t.Clang})
+		if job.Compiler == CompilerNVCC {
+			need = append(need, [2]string{"nvcc", t.NVCC})
+		} else {
+			need = append(need, [2]string{"clang", t.Clang})
+		}
 	}
-	if job.Kind != KindPTX && job.Format != FormatLLVM {
+	if job.Kind != KindPTX && job.Format != FormatLLVM && !(job.Kind == KindCUDA && job.Compiler == CompilerNVCC) {
 		need = append(need, [2]string{"opt", t.Opt})
 		if job.Format != FormatOffload {
 			need = append(need, [2]string{"llc", t.Llc})
@@ -489,7 +545,68 @@ func (t Tools) cudaToLLVM(ctx context.Context, job Job, src, out string) (string
 	}
 	args = append(args, job.ClangOptions...) // last, so that they override rules_gpu's
 	if err := job.exec(ctx, "clang", args...); err != nil {
-		return "", err
+		return "", t.explainMissingHeader(err)
 	}
 	return out, nil
+}
+
+// nvcc compiles the device side of a CUDA C++ source to PTX for the job's chip with the toolkit's
+// nvcc, for code written for nvcc that clang rejects. nvcc writes the PTX ISA of its own toolkit.
+func (t Tools) nvcc(ctx context.Context, job Job, src, out string) error {
+	args := []string{t.NVCC, "-x", "cu", "-ptx", "-arch=" + job.Chip.String(), "-O" + strconv.Itoa(min(job.O, 3)), "-o", out}
+	if job.FTZ {
+		args = append(args, "-ftz=true")
+	}
+	if job.Fast {
+		args = append(args, "--use_fast_math")
+	}
+	args = append(args, nvccPreprocessorOptions(job.ClangOptions)...)
+	args = append(args, job.NvccOptions...)
+	args = append(args, src)
+	if err := job.exec(ctx, "nvcc", args...); err != nil {
+		return t.explainMissingHeader(err)
+	}
+	return nil
+}
+
+// nvccPreprocessorOptions spells clang's preprocessor options as nvcc takes them: nvcc has no
+// -iquote or -idirafter, and searches their directories with -I.
+func nvccPreprocessorOptions(opts []string) []string {
+	var out []string
+	for i := 0; i < len(opts); i++ {
+		o := opts[i]
+		for _, name := range []string{"-iquote", "-idirafter"} {
+			if o == name && i+1 < len(opts) {
+				o = "-I"
+			} else if strings.HasPrefix(o, name) {
+				o = "-I" + o[len(name):]
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// missingHeader is clang's line for an #include it cannot find: file:line:col: fatal error: 'h' file not found.
+// gcc's preprocessor, which nvcc runs, says: file:line:col: fatal error: h: No such file or directory.
+var missingHeader = regexp.MustCompile(`(?m)^(.+?):(\d+):\d+: fatal error: (?:'([^']+)' file not found|([^:\n]+): No such file or directory)`)
+
+// explainMissingHeader turns clang's "file not found" for an #include into one line that names the
+// source, the line and the header, and says how to make the header visible: in a Bazel action (the
+// tools come from the toolchains) by a dependency that provides it; by hand, by -I.
+func (t Tools) explainMissingHeader(err error) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	m := missingHeader.FindStringSubmatch(e.Stderr)
+	if m == nil {
+		return err
+	}
+	fix := "pass the directory that holds it with -I DIR (or -isystem DIR)"
+	if t.Missing == nil {
+		fix = "add the target that provides it to deps (a cc_library with it in hdrs), or list it in hdrs; its directory goes in includes when the #include does not name it from the repository root"
+	}
+	e.Err = fmt.Errorf("%s:%s: #include %q: no such header among the headers this compile can see; fix: %s", m[1], m[2], m[3]+m[4], fix)
+	return e
 }

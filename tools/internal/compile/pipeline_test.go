@@ -25,6 +25,7 @@ func findTools(t *testing.T) Tools {
 		MLIROpt: find("MLIR_OPT", "mlir-opt-21"), MLIRTranslate: find("MLIR_TRANSLATE", "mlir-translate-21"),
 		Libdevice: find("LIBDEVICE", "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"),
 		CUDAPath:  find("CUDA_PATH", "/usr/lib/cuda"),
+		NVCC:      find("NVCC", "nvcc"),
 	}
 }
 
@@ -137,6 +138,11 @@ func TestPipelineErrors(t *testing.T) {
 		{name: "module regex matches none", src: two, module: "^c$", want: []string{`no gpu.module matches --module "^c$"`, "@a, @b"}},
 		{name: "malformed LLVM IR", src: write("bad.ll", "define void @k( {\n"), want: []string{"optimise", "bad.ll"}},
 		{name: "CUDA syntax error", src: write("bad.cu", "__global__ void k() { int x = ; }\n"), want: []string{"clang", "bad.cu", "expected expression"}},
+		{name: "CUDA header missing", src: write("uses.cu", "#include <stdint.h>\n#include \"project/vec.h\"\n__global__ void k(float *x) { x[0] = 1; }\n"),
+			want: []string{"uses.cu:2: #include \"project/vec.h\": no such header", "fix: add the target that provides it to deps"}},
+		{name: "CUDA header missing, by hand", src: write("uses_cli.cu", "#include \"project/vec.h\"\n__global__ void k(float *x) { x[0] = 1; }\n"),
+			tools: func() Tools { t := tools; t.Missing = func(tool, path string) string { return tool }; return t }(),
+			want:  []string{"uses_cli.cu:1: #include \"project/vec.h\": no such header", "fix: pass the directory that holds it with -I DIR"}},
 		{name: "libdevice missing", src: "testdata/softplus.ll", tools: func() Tools { t := tools; t.Libdevice = ""; return t }(),
 			want: []string{"calls libdevice", "no libdevice.10.bc"}},
 		{name: "unknown kind", src: write("k.c", "int x;"), want: []string{"unknown source kind"}},
@@ -218,5 +224,64 @@ func TestClangOptionsCUDAOnly(t *testing.T) {
 		Format: FormatBin, Chip: mustChip(t, "sm_80"), ClangOptions: []string{"-DX"}})
 	if err == nil || !strings.HasPrefix(err.Error(), "compiling ") || !strings.Contains(err.Error(), "clang options (-DX) apply to CUDA C++ sources only; this is a ptx source") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// CUDA C++ written for nvcc that clang rejects (__stcs on a float*, isfinite without <math.h>)
+// compiles with Compiler nvcc, to PTX and to a cubin that define the same kernel; nvcc's missing
+// header is explained as clang's is; clang-only and nvcc-only requests are refused.
+func TestNVCC(t *testing.T) {
+	tools := findTools(t)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "nvcc_only.cu")
+	if err := os.WriteFile(src, []byte(`extern "C" __global__ void scale_finite(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && isfinite(x[i])) __stcs(&x[i], x[i] * SCALE);
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	job := Job{Target: "//t:k", Src: src, Chip: mustChip(t, "sm_90"), Toolkit: chip.Toolkit{Major: 12, Minor: 4},
+		O: 3, ClangOptions: []string{"-DSCALE=2.0f", "-iquote", dir}}
+	clangJob := job
+	clangJob.Out, clangJob.Format = filepath.Join(dir, "clang.ptx"), FormatISA
+	if err := tools.Compile(context.Background(), clangJob); err == nil || !strings.Contains(err.Error(), "__stcs") {
+		t.Fatalf("clang compiled code it rejects in practice, or failed otherwise: %v", err)
+	}
+	job.Compiler = CompilerNVCC
+	for _, f := range []Format{FormatISA, FormatBin} {
+		j := job
+		j.Format, j.Out = f, filepath.Join(dir, "k."+string(f))
+		if err := tools.Compile(context.Background(), j); err != nil {
+			t.Fatalf("nvcc, %s: %v", f, err)
+		}
+		a, err := artifact.Open(j.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k, err := a.Kernels(); err != nil || len(k) != 1 || k[0] != "scale_finite" {
+			t.Errorf("nvcc, %s: kernels %q (%v), want [scale_finite]", f, k, err)
+		}
+	}
+
+	missing := filepath.Join(dir, "missing.cu")
+	if err := os.WriteFile(missing, []byte("#include \"vec/vec.h\"\n__global__ void k() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j := job
+	j.Src, j.Format, j.Out = missing, FormatBin, filepath.Join(dir, "missing.cubin")
+	err := tools.Compile(context.Background(), j)
+	if err == nil || !strings.Contains(err.Error(), `missing.cu:1: #include "vec/vec.h": no such header`) {
+		t.Errorf("a missing header with nvcc: %v", err)
+	}
+	j = job
+	j.Format, j.Out = FormatOffload, filepath.Join(dir, "k.bc")
+	if err := tools.Compile(context.Background(), j); err == nil || !strings.Contains(err.Error(), "format offload (LLVM bitcode) needs clang") {
+		t.Errorf("offload with nvcc: %v", err)
+	}
+	j = clangJob
+	j.NvccOptions = []string{"-lineinfo"}
+	if err := tools.Compile(context.Background(), j); err == nil || !strings.Contains(err.Error(), "nvcc options (-lineinfo) apply when nvcc is the compiler") {
+		t.Errorf("nvcc options with clang: %v", err)
 	}
 }

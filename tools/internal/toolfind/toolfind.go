@@ -51,6 +51,8 @@ type CUDA struct {
 	Libdevice string
 	// CUDAPath is the toolkit root for clang's --cuda-path; "" when none was found.
 	CUDAPath string
+	// NVCC is the toolkit's nvcc, beside its ptxas; "" when it has none.
+	NVCC string
 	// Tried are the directories looked in for ptxas, in order; Env is $CUDA_PATH.
 	Tried []string
 	Env   string
@@ -88,6 +90,9 @@ func (m Machine) FindCUDA(ptxas string) CUDA {
 	}
 	if c.Ptxas == "" {
 		return c
+	}
+	if p := filepath.Join(filepath.Dir(c.Ptxas), "nvcc"); isExecutable(p) {
+		c.NVCC = p
 	}
 	root := filepath.Dir(filepath.Dir(c.Ptxas))
 	for _, p := range []string{filepath.Join(root, "nvvm", "libdevice", "libdevice.10.bc"),

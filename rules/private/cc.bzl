@@ -1,0 +1,55 @@
+"""What a CUDA C++ device compile sees of a project: its headers, include paths, defines and options.
+
+The same as what a `cc_library` compile sees: the target's own `hdrs`, `includes`, `defines` and
+`copts`, and the `CcInfo` of its `deps` (their headers, include paths, system and quote includes, and
+defines). The headers are action inputs, so that a sandboxed compile sees them and nothing else.
+"""
+
+load("@bazel_skylib//lib:paths.bzl", "paths")
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+
+CUDA_ATTRS = {
+    "copts": attr.string_list(doc = "Options for clang's device compile of CUDA C++ sources, e.g. `[\"-Wall\"]`."),
+    "defines": attr.string_list(doc = "Preprocessor definitions for CUDA C++ sources, `NAME` or `NAME=VALUE` (as `-D`)."),
+    "deps": attr.label_list(
+        providers = [CcInfo],
+        doc = "Libraries whose headers CUDA C++ sources include: any target with `CcInfo` (`cc_library`). Their headers, include paths and defines reach the device compile.",
+    ),
+    "hdrs": attr.label_list(
+        allow_files = [".h", ".hh", ".hpp", ".hxx", ".cuh", ".inc", ".inl"],
+        doc = "Headers of this target that its CUDA C++ sources include.",
+    ),
+    "includes": attr.string_list(doc = "Include directories, relative to this package, for CUDA C++ sources (as `cc_library`'s `includes`: added with `-I` from the source and the output tree)."),
+}
+
+def cuda_compilation(ctx):
+    """The project a CUDA C++ source of `ctx`'s target is compiled in.
+
+    Args:
+      ctx: the rule context of a rule with CUDA_ATTRS.
+
+    Returns:
+      A struct: `headers` (depset of File, action inputs), `defines`, `quote_includes`, `includes`,
+      `system_includes` (lists of strings, in order) and `copts` (list of strings).
+    """
+    contexts = [dep[CcInfo].compilation_context for dep in ctx.attr.deps]
+    root = paths.join(ctx.label.workspace_root, ctx.label.package)
+    own = []
+    for inc in ctx.attr.includes:
+        d = paths.normalize(paths.join(root, inc))
+        own += [d, paths.join(ctx.bin_dir.path, d)]
+    return struct(
+        headers = depset(ctx.files.hdrs, transitive = [c.headers for c in contexts]),
+        defines = ctx.attr.defines + depset(transitive = [c.defines for c in contexts]).to_list(),
+        # As a cc_library compile: #include "pkg/file.h" from the repository root, in the source tree
+        # and the output tree.
+        quote_includes = [ctx.label.workspace_root or ".", paths.join(ctx.bin_dir.path, ctx.label.workspace_root)] +
+                         depset(transitive = [c.quote_includes for c in contexts]).to_list(),
+        includes = own + depset(transitive = [c.includes for c in contexts]).to_list(),
+        system_includes = depset(transitive = [c.system_includes for c in contexts]).to_list(),
+        copts = ctx.attr.copts,
+    )
+
+def has_cuda_attrs(ctx):
+    """Whether any of the CUDA C++ project attributes is set."""
+    return bool(ctx.attr.hdrs or ctx.attr.deps or ctx.attr.includes or ctx.attr.defines or ctx.attr.copts)

@@ -1,0 +1,1 @@
+// A header of the analysis tests' fake library; never compiled.
