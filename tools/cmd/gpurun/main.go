@@ -28,7 +28,7 @@ import (
 func main() {
 	runtime.LockOSThread()
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gpurun info | load [-n N] FILE... | saxpy FILE | reduce FILE | softplus FILE")
+		fmt.Fprintln(os.Stderr, "usage: gpurun info | load [-n N] FILE... | saxpy FILE | reduce FILE | softplus FILE | axpby FILE | finite FILE")
 		os.Exit(2)
 	}
 	dev, err := launch.Open(0)
@@ -42,11 +42,12 @@ func main() {
 		json.NewEncoder(os.Stdout).Encode(map[string]any{"name": dev.Name, "chip": dev.Chip(), "driver_cuda": fmt.Sprintf("%d.%d", dev.Driver/1000, dev.Driver%1000/10)})
 	case "load":
 		err = load(dev, os.Args[2:])
-	case "saxpy", "reduce", "softplus":
+	case "saxpy", "reduce", "softplus", "axpby", "finite":
 		if len(os.Args) != 3 {
 			err = fmt.Errorf("usage: gpurun %s FILE", os.Args[1])
 		} else {
-			err = map[string]func(*launch.Device, string) error{"saxpy": saxpy, "reduce": reduce, "softplus": softplus}[os.Args[1]](dev, os.Args[2])
+			err = map[string]func(*launch.Device, string) error{"saxpy": saxpy, "reduce": reduce, "softplus": softplus,
+				"axpby": axpby, "finite": finite}[os.Args[1]](dev, os.Args[2])
 		}
 	default:
 		err = fmt.Errorf("unknown verb %q", os.Args[1])
@@ -244,4 +245,91 @@ func load1(dev *launch.Device, path string) (*launch.Module, error) {
 		return nil, fmt.Errorf("%s: loading on %s: %w", path, dev.Chip(), err)
 	}
 	return m, nil
+}
+
+// elementwise loads the artifact at path, copies x and y to the GPU, runs kernel with the grid and
+// arguments that args makes of n and the two device pointers, and compares y (when y is not nil,
+// else x) with want, element by element.
+func elementwise(dev *launch.Device, path, kernel string, grid, block int, x, y []float32, args func(dx, dy any) []any, want []float32) error {
+	image, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	m, err := dev.Load(image)
+	if err != nil {
+		return fmt.Errorf("%s: loading on %s: %w", path, dev.Chip(), err)
+	}
+	defer m.Unload()
+	dx, err := launch.CopyIn(x)
+	if err != nil {
+		return err
+	}
+	defer dx.Free()
+	out := dx
+	var dyArg any
+	if y != nil {
+		dy, err := launch.CopyIn(y)
+		if err != nil {
+			return err
+		}
+		defer dy.Free()
+		out, dyArg = dy, dy.Arg()
+	}
+	if err := m.Launch(kernel, grid, block, args(dx.Arg(), dyArg)...); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	got, err := out.CopyOut()
+	if err != nil {
+		return err
+	}
+	bad := 0
+	for i := range got {
+		same := got[i] == want[i] || (math.IsNaN(float64(got[i])) && math.IsNaN(float64(want[i])))
+		if !same && math.Abs(float64(got[i]-want[i])) > 1e-5*math.Max(1, math.Abs(float64(want[i]))) {
+			if bad < 3 {
+				fmt.Fprintf(os.Stderr, "%s: element %d = %v, want %v\n", path, i, got[i], want[i])
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("%s: %d of %d results wrong", path, bad, len(got))
+	}
+	fmt.Printf("ok %s: %s on %s, %d elements match the CPU\n", path, kernel, dev.Chip(), len(got))
+	return nil
+}
+
+// axpby runs examples/project's axpby, y = 2 x + 0.5 y with 4 elements a thread (VEC_UNROLL from the
+// cc_library it includes), for n = 1<<20 + 5.
+func axpby(dev *launch.Device, path string) error {
+	const n, block, unroll = 1<<20 + 5, 256, 4
+	x, y, want := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], y[i] = float32(i%1000)/7, float32(i%333)*0.5
+		want[i] = 2*x[i] + 0.5*y[i]
+	}
+	grid := (n + block*unroll - 1) / (block * unroll)
+	return elementwise(dev, path, "axpby", grid, block, x, y, func(dx, dy any) []any { return []any{int32(n), dx, dy} }, want)
+}
+
+// finite runs examples/project's scale_finite (compiled by nvcc), x = 2 x where x is finite, over
+// values with infinities and NaNs among them.
+func finite(dev *launch.Device, path string) error {
+	const n, block = 1<<16 + 1, 256
+	x, want := make([]float32, n), make([]float32, n)
+	for i := range x {
+		switch i % 7 {
+		case 3:
+			x[i] = float32(math.Inf(1))
+		case 5:
+			x[i] = float32(math.NaN())
+		default:
+			x[i] = float32(i%100) - 50
+		}
+		want[i] = x[i]
+		if !math.IsInf(float64(x[i]), 0) && !math.IsNaN(float64(x[i])) {
+			want[i] = 2 * x[i]
+		}
+	}
+	return elementwise(dev, path, "scale_finite", (n+block-1)/block, block, x, nil, func(dx, _ any) []any { return []any{int32(n), dx} }, want)
 }
