@@ -52,8 +52,8 @@ func rel(root, p string) string {
 }
 
 func TestFindCUDA(t *testing.T) {
-	nvidia := []string{"/usr/local/cuda/bin/ptxas=" + fakePtxas, "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc=BC",
-		"/usr/local/cuda/include/cuda.h=//"}
+	nvidia := []string{"/usr/local/cuda/bin/ptxas=" + fakePtxas, "/usr/local/cuda/bin/nvcc=" + fakePtxas,
+		"/usr/local/cuda/nvvm/libdevice/libdevice.10.bc=BC", "/usr/local/cuda/include/cuda.h=//"}
 	debian := []string{"/usr/bin/ptxas=" + fakePtxas, "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc=BC",
 		"/usr/lib/cuda/include/cuda.h=//", "/usr/lib/cuda/nvvm/libdevice/"}
 	for _, tc := range []struct {
@@ -66,17 +66,17 @@ func TestFindCUDA(t *testing.T) {
 	}{
 		{name: "nothing", wantWhere: "/usr/local/cuda/bin, /usr/bin; CUDA_PATH is not set"},
 		{name: "NVIDIA's layout", files: nvidia,
-			want: CUDA{Ptxas: "/usr/local/cuda/bin/ptxas", Libdevice: "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", CUDAPath: "/usr/local/cuda"}},
+			want: CUDA{Ptxas: "/usr/local/cuda/bin/ptxas", Libdevice: "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", CUDAPath: "/usr/local/cuda", NVCC: "/usr/local/cuda/bin/nvcc"}},
 		{name: "Debian's layout", files: debian,
 			want: CUDA{Ptxas: "/usr/bin/ptxas", Libdevice: "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc", CUDAPath: "/usr/lib/cuda"}},
 		{name: "/usr/local/cuda before /usr/bin", files: append(append([]string{}, debian...), nvidia...),
-			want: CUDA{Ptxas: "/usr/local/cuda/bin/ptxas", Libdevice: "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", CUDAPath: "/usr/local/cuda"}},
+			want: CUDA{Ptxas: "/usr/local/cuda/bin/ptxas", Libdevice: "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", CUDAPath: "/usr/local/cuda", NVCC: "/usr/local/cuda/bin/nvcc"}},
 		{name: "CUDA_PATH first", files: append([]string{"/opt/cuda-12.8/bin/ptxas=" + fakePtxas, "/opt/cuda-12.8/nvvm/libdevice/libdevice.10.bc=BC"}, nvidia...),
 			cudaPath:  "/opt/cuda-12.8",
 			want:      CUDA{Ptxas: "/opt/cuda-12.8/bin/ptxas", Libdevice: "/opt/cuda-12.8/nvvm/libdevice/libdevice.10.bc"},
 			wantWhere: "/opt/cuda-12.8/bin, /usr/local/cuda/bin, /usr/bin"},
 		{name: "CUDA_PATH without ptxas", files: nvidia, cudaPath: "/opt/none",
-			want: CUDA{Ptxas: "/usr/local/cuda/bin/ptxas", Libdevice: "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", CUDAPath: "/usr/local/cuda"}},
+			want: CUDA{Ptxas: "/usr/local/cuda/bin/ptxas", Libdevice: "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", CUDAPath: "/usr/local/cuda", NVCC: "/usr/local/cuda/bin/nvcc"}},
 		{name: "ptxas not executable", files: []string{"/usr/local/cuda/bin/ptxas=not a program", "/usr/bin/ptxas=" + fakePtxas},
 			want: CUDA{Ptxas: "/usr/bin/ptxas"}},
 		{name: "explicit ptxas: its toolkit's libdevice", files: append([]string{"/opt/c/bin/ptxas=" + fakePtxas, "/opt/c/nvvm/libdevice/libdevice.10.bc=BC"}, nvidia...),
@@ -95,8 +95,8 @@ func TestFindCUDA(t *testing.T) {
 				ptxas = root + tc.ptxas
 			}
 			got := Machine{Getenv: env(vars), Root: root}.FindCUDA(ptxas)
-			if g := (CUDA{Ptxas: rel(root, got.Ptxas), Libdevice: rel(root, got.Libdevice), CUDAPath: rel(root, got.CUDAPath)}); g.Ptxas != tc.want.Ptxas ||
-				g.Libdevice != tc.want.Libdevice || g.CUDAPath != tc.want.CUDAPath {
+			if g := (CUDA{Ptxas: rel(root, got.Ptxas), Libdevice: rel(root, got.Libdevice), CUDAPath: rel(root, got.CUDAPath), NVCC: rel(root, got.NVCC)}); g.Ptxas != tc.want.Ptxas ||
+				g.Libdevice != tc.want.Libdevice || g.CUDAPath != tc.want.CUDAPath || g.NVCC != tc.want.NVCC {
 				t.Errorf("found %+v, want %+v", g, tc.want)
 			}
 			if w := strings.ReplaceAll(got.Where(), root, ""); tc.wantWhere != "" && w != tc.wantWhere {
