@@ -17,6 +17,7 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
 )
 
 // Kind is the language of a source file.
@@ -341,10 +342,16 @@ func (job Job) workDir() (string, error) {
 	return tmp, nil
 }
 
-// check fails when a tool that the job needs for sure is not configured or not found, before any
-// runs. (llvm-link is needed only for bitcode and libdevice calls: its stages check it when they
+// check fails when an MLIR job's --module pattern is one MLIR would read otherwise, or a tool that
+// the job needs for sure is not configured or not found, before any runs. (llvm-link is needed only for bitcode and libdevice calls: its stages check it when they
 // run.)
 func (t Tools) check(job Job) error {
+	if job.Kind == KindMLIR {
+		// A pattern MLIR would read otherwise is refused before mlir-opt runs (moduleBody uses it after).
+		if _, err := mlir.NewModuleMatcher(job.Module); err != nil {
+			return job.fail(nil, "", fmt.Errorf("--module %q: %w", job.Module, err))
+		}
+	}
 	var need [][2]string
 	switch job.Kind {
 	case KindMLIR:

@@ -285,3 +285,16 @@ func TestNVCC(t *testing.T) {
 		t.Errorf("nvcc options with clang: %v", err)
 	}
 }
+
+// A --module pattern that MLIR's module option would read otherwise is refused before any tool runs:
+// here no tool is configured at all, and the pattern is what the error names.
+func TestModulePatternCheckedFirst(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "k.mlir")
+	if err := os.WriteFile(src, []byte("module {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := Tools{}.Compile(context.Background(), Job{Target: "//t:k", Src: src, Out: src + ".ll", Format: FormatLLVM, Module: `kernels\d`})
+	if err == nil || !strings.Contains(err.Error(), `--module "kernels\\d"`) || strings.Contains(err.Error(), "mlir-opt") {
+		t.Fatalf("error %v, want the pattern refused before mlir-opt is looked for", err)
+	}
+}

@@ -235,16 +235,16 @@ func scanNumber(src []byte, i int) int {
 func lexString(src []byte, i int) (int, error) {
 	for j := i + 1; ; j++ {
 		if j >= len(src) {
-			return 0, syntaxError(src, i, "unterminated string: the text ends before its closing quote (the string literal is not terminated)")
+			return 0, syntaxError(src, i, "unterminated string: the text ends before its closing quote")
 		}
 		switch src[j] {
 		case '"':
 			return j + 1, nil
 		case '\n', '\v', '\f':
-			return 0, syntaxError(src, i, "unterminated string: a line break before its closing quote (a string literal is not terminated on its line)")
+			return 0, syntaxError(src, i, "unterminated string: a line break before its closing quote")
 		case '\\':
 			if j+1 >= len(src) {
-				return 0, syntaxError(src, i, "unterminated string: the text ends in an escape (the string literal is not terminated)")
+				return 0, syntaxError(src, i, "unterminated string: the text ends in an escape")
 			}
 			switch n := src[j+1]; {
 			case n == '"' || n == '\\' || n == 'n' || n == 't':
