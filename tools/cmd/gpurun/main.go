@@ -108,53 +108,13 @@ func load(dev *launch.Device, args []string) error {
 // saxpy runs y = a*x + y for n = 1<<20 + 3 (not a multiple of the block, so the bounds check
 // matters) and compares every element with the CPU's result.
 func saxpy(dev *launch.Device, path string) error {
-	image, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	m, err := dev.Load(image)
-	if err != nil {
-		return fmt.Errorf("%s: loading on %s: %w", path, dev.Chip(), err)
-	}
-	defer m.Unload()
-	const n, a = 1<<20 + 3, float32(2.5)
-	x, y := make([]float32, n), make([]float32, n)
+	const n, block, a = 1<<20 + 3, 256, float32(2.5)
+	x, y, want := make([]float32, n), make([]float32, n), make([]float32, n)
 	for i := range x {
 		x[i], y[i] = float32(i%1000)/7, float32(i%333)*0.5
+		want[i] = a*x[i] + y[i]
 	}
-	dx, err := launch.CopyIn(x)
-	if err != nil {
-		return err
-	}
-	defer dx.Free()
-	dy, err := launch.CopyIn(y)
-	if err != nil {
-		return err
-	}
-	defer dy.Free()
-	const block = 256
-	if err := m.Launch("saxpy", (n+block-1)/block, block, int32(n), a, dx.Arg(), dy.Arg()); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	got, err := dy.CopyOut()
-	if err != nil {
-		return err
-	}
-	bad := 0
-	for i := range got {
-		want := a*x[i] + y[i]
-		if math.Abs(float64(got[i]-want)) > 1e-5*math.Max(1, math.Abs(float64(want))) {
-			if bad < 3 {
-				fmt.Fprintf(os.Stderr, "%s: y[%d] = %v, want %v\n", path, i, got[i], want)
-			}
-			bad++
-		}
-	}
-	if bad > 0 {
-		return fmt.Errorf("%s: %d of %d results wrong", path, bad, n)
-	}
-	fmt.Printf("ok %s: saxpy on %s, %d elements match the CPU\n", path, dev.Chip(), n)
-	return nil
+	return elementwise(dev, path, "saxpy", (n+block-1)/block, block, x, y, func(dx, dy any) []any { return []any{int32(n), a, dx, dy} }, want)
 }
 
 // reduce runs reduce_sum over n = 1<<20 + 77 values in 256-thread blocks and compares the total with
@@ -198,41 +158,13 @@ func reduce(dev *launch.Device, path string) error {
 
 // softplus runs y = log1p(exp(x)) (libdevice's expf and log1pf) and compares with the CPU.
 func softplus(dev *launch.Device, path string) error {
-	m, err := load1(dev, path)
-	if err != nil {
-		return err
-	}
-	defer m.Unload()
 	const n, block = 1<<16 + 5, 256
-	x := make([]float32, n)
+	x, want := make([]float32, n), make([]float32, n)
 	for i := range x {
 		x[i] = float32(i%2001-1000) / 100
+		want[i] = float32(math.Log1p(math.Exp(float64(x[i]))))
 	}
-	dx, err := launch.CopyIn(x)
-	if err != nil {
-		return err
-	}
-	defer dx.Free()
-	dy, err := launch.CopyIn(make([]float32, n))
-	if err != nil {
-		return err
-	}
-	defer dy.Free()
-	if err := m.Launch("softplus", (n+block-1)/block, block, int32(n), dx.Arg(), dy.Arg()); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	got, err := dy.CopyOut()
-	if err != nil {
-		return err
-	}
-	for i := range got {
-		want := math.Log1p(math.Exp(float64(x[i])))
-		if math.Abs(float64(got[i])-want) > 1e-5*math.Max(1, want) {
-			return fmt.Errorf("%s: y[%d] = softplus(%v) = %v, want %v", path, i, x[i], got[i], want)
-		}
-	}
-	fmt.Printf("ok %s: softplus on %s, %d elements match the CPU\n", path, dev.Chip(), n)
-	return nil
+	return elementwise(dev, path, "softplus", (n+block-1)/block, block, x, make([]float32, n), func(dx, dy any) []any { return []any{int32(n), dx, dy} }, want)
 }
 
 func load1(dev *launch.Device, path string) (*launch.Module, error) {
@@ -251,13 +183,9 @@ func load1(dev *launch.Device, path string) (*launch.Module, error) {
 // arguments that args makes of n and the two device pointers, and compares y (when y is not nil,
 // else x) with want, element by element.
 func elementwise(dev *launch.Device, path, kernel string, grid, block int, x, y []float32, args func(dx, dy any) []any, want []float32) error {
-	image, err := os.ReadFile(path)
+	m, err := load1(dev, path)
 	if err != nil {
 		return err
-	}
-	m, err := dev.Load(image)
-	if err != nil {
-		return fmt.Errorf("%s: loading on %s: %w", path, dev.Chip(), err)
 	}
 	defer m.Unload()
 	dx, err := launch.CopyIn(x)
