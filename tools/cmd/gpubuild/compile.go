@@ -17,10 +17,14 @@ import (
 )
 
 const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|isa|offload|llvm] [--toolkit 12.4] [--ptx 7.8]
-                        [-O 3] [--fast] [--ftz] [--module REGEX] [CLANG OPTIONS] [TOOL FLAGS] SRC
+                        [-O 3] [--fast] [--ftz] [--module REGEX] [--rdc] [CLANG OPTIONS] [TOOL FLAGS] SRC...
   SRC is .mlir, .ll, .bc, .ptx or .cu; OUT "-" is standard output. Formats: bin (a cubin, the
   default), isa (PTX), offload (LLVM bitcode, libdevice linked, optimised), llvm (an MLIR source's
-  device code as LLVM IR, for every chip: no --chip).
+  device code as LLVM IR, for every chip: no --chip). Several sources must all be LLVM IR: llvm-link
+  joins them into one module first.
+  Relocatable device code (a source uses a __device__ function or variable that another defines):
+  compile each .cu with --rdc (clang's -fgpu-rdc, into LLVM bitcode: format offload, the default
+  with --rdc), then all their bitcode for the chip with one gpubuild compile A.bc B.bc.
   Tools: each tool flag names one; those not named are found as the Bazel toolchains find them: the
   CUDA toolkit in $CUDA_PATH/bin, /usr/local/cuda/bin or /usr/bin (its version, for --toolkit, from
   ptxas --version), LLVM with MLIR in $LLVM_PATH/bin, the newest /usr/lib/llvm-N/bin, /usr/local/bin
@@ -57,15 +61,15 @@ func clangOption(args []string) (name string, n int) {
 // compileFlags are compile's flags.
 type compileFlags struct {
 	common
-	chip, format, origin, toolkit, ptx, module, trace string
-	opt                                               int
-	fast, ftz                                         bool
-	tools                                             compile.Tools
-	ptxasOpts, nvccOpts                               multiFlag
-	compiler                                          string
-	clangOpts                                         []string // clang options, in order; clangFirst names the first
-	clangFirst                                        string
-	clangOnly                                         bool // a --clang-opt was given
+	chip, format, toolkit, ptx, module, trace string
+	opt                                       int
+	fast, ftz, rdc, noKernelOK                bool
+	tools                                     compile.Tools
+	ptxasOpts, nvccOpts, origins              multiFlag
+	compiler                                  string
+	clangOpts                                 []string // clang options, in order; clangFirst names the first
+	clangFirst                                string
+	clangOnly                                 bool // a --clang-opt was given
 }
 
 func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -75,13 +79,15 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c.StringVar(&f.out, "out", "", "the same as -o `OUT`")
 	c.StringVar(&f.chip, "chip", "", "the `CHIP` to compile for, e.g. sm_90")
 	c.StringVar(&f.format, "format", "bin", "what to produce (`FORMAT`): bin, isa, offload or llvm (see above)")
-	c.StringVar(&f.origin, "origin", "", "the user's `FILE` that SRC was made from, for error messages")
+	c.Var(&f.origins, "origin", "the user's `FILE` that SRC was made from, for error messages (with several sources: once for each, in order)")
 	c.StringVar(&f.toolkit, "toolkit", "", "the CUDA toolkit's `VERSION` (e.g. 12.4): check the chip and the PTX against it, and pick the PTX ISA (default: ptxas --version)")
 	c.StringVar(&f.ptx, "ptx", "", "the PTX ISA `VERSION` to emit (default: the oldest the chip accepts)")
 	c.StringVar(&f.module, "module", "", "MLIR: a regular expression (`REGEX`) selecting the gpu.module to compile")
 	c.IntVar(&f.opt, "O", 2, "the optimisation `LEVEL`, 0 to 3")
 	c.BoolVar(&f.fast, "fast", false, "fast math")
 	c.BoolVar(&f.ftz, "ftz", false, "flush f32 denormals to zero")
+	c.BoolVar(&f.rdc, "rdc", false, "compile a CUDA C++ source as relocatable device code: LLVM bitcode (format offload) to link with other sources' (see above)")
+	c.BoolVar(&f.noKernelOK, "no-kernel-ok", false, "accept a module that defines no kernel (the device side of host code that launches other sources' kernels)")
 	c.StringVar(&f.tools.Ptxas, "ptxas", "", "ptxas (`PATH`; default: found in the CUDA toolkit, see above)")
 	c.StringVar(&f.tools.Llc, "llc", "", "llc (`PATH`; default: found with LLVM, see above)")
 	c.StringVar(&f.tools.Opt, "opt", "", "LLVM's opt (`PATH`; default: found with LLVM)")
@@ -112,8 +118,10 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	switch {
-	case len(srcs) != 1:
-		return c.usageError("one source, please (have %d: %s)", len(srcs), strings.Join(srcs, " "))
+	case len(srcs) == 0:
+		return c.usageError("no source: give SRC (several only when all are LLVM IR)")
+	case len(f.origins) > 0 && len(f.origins) != len(srcs):
+		return c.usageError("--origin %d times for %d sources: give it once for each source, or not at all", len(f.origins), len(srcs))
 	case f.out == "":
 		return c.usageError("no output: give -o OUT (- for standard output)")
 	case f.chip == "" && f.format != string(compile.FormatLLVM):
@@ -121,10 +129,22 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case f.opt < 0 || f.opt > 3:
 		return c.usageError("-O %d: use 0 to 3", f.opt)
 	}
-	job := compile.Job{Target: f.target, Src: srcs[0], Origin: f.origin, Out: f.out, Stdout: stdout, O: f.opt, Fast: f.fast, FTZ: f.ftz,
-		PtxasOptions: f.ptxasOpts, ClangOptions: f.clangOpts, Module: f.module}
-	if job.Kind, err = compile.KindOf(job.Src); err != nil {
-		return f.wrap(err)
+	job := compile.Job{Target: f.target, Src: srcs[0], Link: srcs[1:], Origin: strings.Join(f.origins, ", "), Out: f.out, Stdout: stdout,
+		O: f.opt, Fast: f.fast, FTZ: f.ftz, RDC: f.rdc, NoKernelOK: f.noKernelOK, PtxasOptions: f.ptxasOpts, ClangOptions: f.clangOpts, Module: f.module}
+	for _, src := range srcs {
+		kind, err := compile.KindOf(src)
+		if err != nil {
+			return f.wrap(err)
+		}
+		if len(srcs) > 1 && kind != compile.KindLLVM {
+			return c.usageError("several sources (%s) link into one module only when all are LLVM IR (.ll, .bc); %s is %s: compile it alone (CUDA C++ with --rdc, into bitcode to link)", strings.Join(srcs, " "), src, kindName(kind))
+		}
+		if job.Kind == "" {
+			job.Kind = kind
+		}
+	}
+	if len(job.Link) == 0 {
+		job.Link = nil
 	}
 	if job.Compiler, err = compile.ParseCompiler(f.compiler); err != nil {
 		return c.usageError("--compiler: %v", err)
@@ -143,6 +163,9 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if job.Chip, err = chip.Parse(f.chip); err != nil {
 			return f.wrap(err)
 		}
+	}
+	if f.rdc && !c.isSet("format") {
+		f.format = string(compile.FormatOffload)
 	}
 	if job.Format, err = compile.ParseFormat(f.format); err != nil {
 		return f.wrap(err)
@@ -193,13 +216,21 @@ func (f *compileFlags) keepClang(name string, opt ...string) {
 }
 
 func kindName(k compile.Kind) string {
-	return map[compile.Kind]string{compile.KindMLIR: "MLIR", compile.KindLLVM: "LLVM IR", compile.KindPTX: "PTX"}[k]
+	return map[compile.Kind]string{compile.KindMLIR: "MLIR", compile.KindLLVM: "LLVM IR", compile.KindPTX: "PTX", compile.KindCUDA: "CUDA C++"}[k]
 }
 
 // discover completes the tools that the flags do not name with those found on the machine, and
 // says whether the job needs the toolkit's version (to choose the PTX ISA).
 func (f *compileFlags) discover(job compile.Job) (compile.Tools, bool) {
-	t := f.tools
+	needVersion := job.Kind != compile.KindPTX && job.Format != compile.FormatLLVM && job.PTX.IsZero()
+	return discoverTools(f.tools), needVersion
+}
+
+// discoverTools completes the tools that t does not name with those found on the machine, as the
+// toolchains' local discovery finds them (tools/internal/toolfind), and sets Missing to say where
+// it looked and which flag or variable provides a missing tool. Verbs run by hand use it (compile,
+// host); Bazel actions pass their tools, and nothing is looked for.
+func discoverTools(t compile.Tools) compile.Tools {
 	var m toolfind.Machine
 	cuda := m.FindCUDA(t.Ptxas)
 	explicitPtxas := t.Ptxas != ""
@@ -240,8 +271,7 @@ func (f *compileFlags) discover(job compile.Job) (compile.Tools, bool) {
 			return fmt.Sprintf("no %s in %s, the LLVM found (it holds llc and mlir-opt); install it there, or pass --%s PATH", tool, llvm.Bin, tool)
 		}
 	}
-	needVersion := job.Kind != compile.KindPTX && job.Format != compile.FormatLLVM && job.PTX.IsZero()
-	return t, needVersion
+	return t
 }
 
 // traced compiles and appends one JSON line to --trace: the helper's wall time, the tools' total,

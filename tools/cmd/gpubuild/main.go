@@ -1,11 +1,14 @@
 // Command gpubuild is rules_gpu's helper: the one binary that Bazel actions run, and a tool to run
 // by hand. Each verb is a thin layer of flags over a package under tools/.
 //
-//	gpubuild compile --chip sm_90 -o OUT [--format bin|isa|offload|llvm] [FLAGS] [-I DIR] [-D NAME=V] SRC.{mlir,ll,bc,ptx,cu}
+//	gpubuild compile --chip sm_90 -o OUT [--format bin|isa|offload|llvm] [--rdc] [FLAGS] [-I DIR] [-D NAME=V] SRC.{mlir,ll,bc,ptx,cu}...
 //	gpubuild link -o OUT.fatbin [--compress none|lz4|zstd] [--compress-all] [CHIP=]IMAGE...
+//	gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2] [-I DIR] [-D NAME=V] [--host-opt OPT] SRC.cu
+//	gpubuild register --fatbin FATBIN -o OUT.c OBJECT...
 //	gpubuild inspect [--json] FILE...
 //	gpubuild extract [-o DIR] FILE
 //	gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] [--json] [--together] [--stamp FILE] FILE...
+//	gpubuild abi [--runners-have GLIBC_2.39,GLIBCXX_3.4.33] [--stamp FILE] PROGRAM
 //	gpubuild attach [--module REGEX] [--chip sm_90] [-O 3] [...] -o OUT.mlir IN.mlir
 //	gpubuild embed --lang go|c [...] ARTIFACT
 //	gpubuild chips [--repo DIR] [--json | --set|--add|--remove sm_80,sm_90 | --toolkit 13.0] [--dry-run] [PATTERN...]
@@ -46,11 +49,14 @@ type verb struct {
 // keeps them alike).
 func verbs() []verb {
 	return []verb{
-		{"compile", "compile one source (MLIR, LLVM IR, PTX, CUDA C++) for one chip: LLVM IR, PTX or cubin", runCompile},
+		{"compile", "compile one source (MLIR, LLVM IR, PTX, CUDA C++), or LLVM IR linked, for one chip: LLVM IR, PTX or cubin", runCompile},
 		{"link", "join cubins and PTX into one fatbin", runLink},
+		{"host", "compile the host side of a CUDA C++ source against its fatbin, or as relocatable device code", runHost},
+		{"register", "write the CUDA runtime registration of relocatable device code's linked fatbin (C)", runRegister},
 		{"inspect", "list the images in fatbins, cubins and PTX files", runInspect},
 		{"extract", "write each image of a fatbin to a file, decompressed", runExtract},
 		{"check", "say whether artifacts load on runner chips (and drivers), and why not", runCheck},
+		{"abi", "say which glibc and libstdc++ versions a program needs, and whether its runners have them", runABI},
 		{"attach", "attach an NVVM target to the gpu.modules of an MLIR file (as --nvvm-attach-target)", runAttach},
 		{"embed", "write a Go file or a C header and source that carry an artifact in a host program", runEmbed},
 		{"chips", "list and edit the chips of the gpu_module targets in BUILD files", runChips},
@@ -171,6 +177,13 @@ func (c *command) parse(args []string, extra func([]string) int) ([]string, erro
 		args = args[n:]
 	}
 	return positional, nil
+}
+
+// isSet says whether the command line set the flag name.
+func (c *command) isSet(name string) bool {
+	set := false
+	c.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func isBool(f *flag.Flag) bool {

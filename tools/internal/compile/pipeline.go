@@ -140,9 +140,20 @@ type Job struct {
 	// Src is the source; Kind its language (KindOf(Src) when empty).
 	Src  string
 	Kind Kind
+	// Link are more LLVM IR modules (.ll, .bc) that llvm-link joins with Src (LLVM IR too) into one
+	// module before the pipeline runs on it: the per-chip bitcode of the sources of relocatable
+	// device code (RDC), whose __device__ functions and variables one source defines and another uses.
+	Link []string
 	// Origin is the user's source that Src was made from (the MLIR of a lowered .ll, the source of a
-	// fatbin's PTX), which error messages name instead of Src; "" when Src is the user's.
+	// fatbin's PTX; with Link, the user's sources, ", "-separated), which error messages name
+	// instead of Src; "" when Src is the user's.
 	Origin string
+	// RDC compiles a CUDA C++ source as relocatable device code (clang's -fgpu-rdc) into LLVM bitcode
+	// (FormatOffload, with clang as the Compiler), whose __device__ functions and variables other
+	// sources may use: a later job links the sources' bitcode (Link) and compiles the module. Clang
+	// optimises it at O and links libdevice itself; no opt runs, and no check for a kernel (a source
+	// may hold only __device__ functions).
+	RDC bool
 	// Out is the artifact to write, in Format; "-" writes it to Stdout instead (as clang's -o -).
 	// It is written by atomicfile.Write: replaced at once when a regular file, written through
 	// when a device or FIFO, and left as it was when the compilation fails.
@@ -174,6 +185,10 @@ type Job struct {
 	// Module selects, by regular expression, which gpu.module of an MLIR source to compile; the
 	// source must then hold exactly one match. Empty: the source must hold exactly one gpu.module.
 	Module string
+	// NoKernelOK accepts a module that defines no kernel: the device side of a CUDA C++ source whose
+	// host code only launches other sources' kernels, or that holds __device__ variables only.
+	// Without it such a module is an error, as an artifact to load needs something to launch.
+	NoKernelOK bool
 	// Trace, when set, is told each tool run's stage and wall time (for profiling the helper's own
 	// overhead: its total time minus the tools').
 	Trace func(stage string, d time.Duration)
@@ -204,6 +219,9 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 	}
 	if job.Compiler == "" {
 		job.Compiler = CompilerClang
+	}
+	if err := job.checkRDC(); err != nil {
+		return job.fail(nil, "", err)
 	}
 	if job.Compiler == CompilerNVCC && job.Format == FormatOffload {
 		return job.fail(nil, "", errors.New("format offload (LLVM bitcode) needs clang as the CUDA C++ compiler; nvcc makes PTX (isa) and cubins (bin)"))
@@ -241,8 +259,20 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 				return err
 			}
 			cur = next
+		} else if job.RDC {
+			if cur, err = t.cudaToLLVM(ctx, job, cur, step("cuda.bc")); err != nil {
+				return err
+			}
+			return finish(job, cur) // bitcode, optimised by clang, with no kernel to check for
 		} else if cur, err = t.cudaToLLVM(ctx, job, cur, step("cuda.ll")); err != nil {
 			return err
+		}
+	case KindLLVM:
+		if len(job.Link) > 0 {
+			cur = step("sources.bc")
+			if err := job.exec(ctx, "link sources", append(append([]string{t.LLVMLink, job.Src}, job.Link...), "-o", cur)...); err != nil {
+				return err
+			}
 		}
 	}
 	if job.Kind == KindCUDA && job.Compiler == CompilerNVCC {
@@ -305,7 +335,7 @@ func finish(job Job, path string) error {
 		if err != nil {
 			return job.fail(nil, "", err)
 		}
-		if len(kernels) == 0 {
+		if len(kernels) == 0 && !job.NoKernelOK {
 			return job.fail(nil, "", errors.New("the module defines no kernel, so there is nothing to launch; mark the entry points: `kernel` on a gpu.func (MLIR), __global__ (CUDA C++), .entry (PTX), ptx_kernel calling convention (LLVM IR)"))
 		}
 	}
@@ -343,8 +373,9 @@ func (job Job) workDir() (string, error) {
 }
 
 // check fails when an MLIR job's --module pattern is one MLIR would read otherwise, or a tool that
-// the job needs for sure is not configured or not found, before any runs. (llvm-link is needed only for bitcode and libdevice calls: its stages check it when they
-// run.)
+// the job needs for sure is not configured or not found, before any runs. (llvm-link is needed for
+// sure only to link sources; otherwise only for bitcode and libdevice calls: its stages check it
+// when they run.)
 func (t Tools) check(job Job) error {
 	if job.Kind == KindMLIR {
 		// A pattern MLIR would read otherwise is refused before mlir-opt runs (moduleBody uses it after).
@@ -363,7 +394,10 @@ func (t Tools) check(job Job) error {
 			need = append(need, [2]string{"clang", t.Clang})
 		}
 	}
-	if job.Kind != KindPTX && job.Format != FormatLLVM && !(job.Kind == KindCUDA && job.Compiler == CompilerNVCC) {
+	if len(job.Link) > 0 {
+		need = append(need, [2]string{"llvm-link", t.LLVMLink})
+	}
+	if job.Kind != KindPTX && job.Format != FormatLLVM && !(job.Kind == KindCUDA && job.Compiler == CompilerNVCC) && !job.RDC {
 		need = append(need, [2]string{"opt", t.Opt})
 		if job.Format != FormatOffload {
 			need = append(need, [2]string{"llc", t.Llc})
@@ -412,11 +446,41 @@ func (job Job) ptxVersion() (chip.PTX, error) {
 	return job.PTX, job.Toolkit.CheckPTX(job.Chip, job.PTX)
 }
 
-func (job Job) fail(cmd []string, stderr string, err error) error {
-	src := job.Src
-	if job.Origin != "" {
-		src = job.Origin
+// checkRDC refuses what relocatable device code and linked sources cannot be, before any tool runs.
+func (job Job) checkRDC() error {
+	if job.RDC {
+		switch {
+		case job.Kind != KindCUDA:
+			return fmt.Errorf("relocatable device code (RDC) is for CUDA C++ sources; this is a %s source: LLVM IR modules link as they are (give them all to one compilation), and other kinds cannot be linked", job.Kind)
+		case job.Compiler == CompilerNVCC:
+			return errors.New("relocatable device code (RDC) needs clang as the CUDA C++ compiler: its sources are linked as LLVM bitcode, and nvcc makes PTX; compile with clang, or without RDC, with every __device__ function and variable that a source uses defined in that source")
+		case job.Format != FormatOffload:
+			return fmt.Errorf("relocatable device code (RDC) becomes LLVM bitcode (format offload) to link with the other sources' bitcode for the chip, not %s; compile each source to format offload, then their bitcode together into the %s", job.Format, job.Format)
+		}
 	}
+	if len(job.Link) > 0 {
+		if job.Kind != KindLLVM {
+			return fmt.Errorf("only LLVM IR sources (.ll, .bc) link into one module; %s is a %s source", job.Src, job.Kind)
+		}
+		for _, l := range job.Link {
+			if k, err := KindOf(l); err != nil || k != KindLLVM {
+				return fmt.Errorf("only LLVM IR sources (.ll, .bc) link into one module; %s is not LLVM IR", l)
+			}
+		}
+	}
+	return nil
+}
+
+// sources names the job's sources for messages: Origin, or Src and the modules linked with it.
+func (job Job) sources() string {
+	if job.Origin != "" {
+		return job.Origin
+	}
+	return strings.Join(append([]string{job.Src}, job.Link...), ", ")
+}
+
+func (job Job) fail(cmd []string, stderr string, err error) error {
+	src := job.sources()
 	chip := job.Chip.String()
 	if job.Format == FormatLLVM {
 		chip = "every chip"
@@ -433,7 +497,7 @@ func toolOf(stage string) string {
 		return "mlir-translate"
 	case "optimise":
 		return "opt"
-	case "link libdevice", "read bitcode":
+	case "link libdevice", "read bitcode", "link sources":
 		return "llvm-link"
 	}
 	return stage // ptxas, llc, clang
@@ -441,6 +505,12 @@ func toolOf(stage string) string {
 
 // exec runs one tool of the pipeline; a failure carries the command and what the tool printed.
 func (job Job) exec(ctx context.Context, stage string, cmd ...string) error {
+	_, err := job.run(ctx, stage, cmd...)
+	return err
+}
+
+// run is exec, and returns what the tool printed (standard output and error) when it succeeds.
+func (job Job) run(ctx context.Context, stage string, cmd ...string) (string, error) {
 	if !present(cmd[0]) {
 		explain := job.missing
 		if explain == nil {
@@ -450,7 +520,7 @@ func (job Job) exec(ctx context.Context, stage string, cmd ...string) error {
 		if toolOf(stage) != stage {
 			msg = stage + ": " + msg
 		}
-		return job.fail(nil, "", errors.New(msg))
+		return "", job.fail(nil, "", errors.New(msg))
 	}
 	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
 	var out bytes.Buffer
@@ -465,9 +535,9 @@ func (job Job) exec(ctx context.Context, stage string, cmd ...string) error {
 		if errors.As(err, &exit) {
 			err = fmt.Errorf("%s: %s exited with status %d", stage, filepath.Base(cmd[0]), exit.ExitCode())
 		}
-		return job.fail(cmd, out.String(), err)
+		return "", job.fail(cmd, out.String(), err)
 	}
-	return nil
+	return out.String(), nil
 }
 
 // optimise links libdevice when the module calls __nv_ functions and runs opt at the job's level;
@@ -537,10 +607,15 @@ func (t Tools) llc(ctx context.Context, job Job, ptx chip.PTX, src, out string) 
 }
 
 // cudaToLLVM compiles the device side of a CUDA C++ source to LLVM IR with clang (which links
-// libdevice itself from --cuda-path).
+// libdevice itself from --cuda-path); as relocatable device code (job.RDC), to LLVM bitcode.
 func (t Tools) cudaToLLVM(ctx context.Context, job Job, src, out string) (string, error) {
+	emit := []string{"-S", "-emit-llvm"}
+	if job.RDC {
+		emit = []string{"-fgpu-rdc", "-c", "-emit-llvm"}
+	}
 	args := []string{t.Clang, "-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=" + job.Chip.String(),
-		"-O" + strconv.Itoa(min(job.O, 3)), "-S", "-emit-llvm", "-o", out, src}
+		"-O" + strconv.Itoa(min(job.O, 3))}
+	args = append(append(args, emit...), "-o", out, src)
 	if t.CUDAPath != "" {
 		args = append(args, "--cuda-path="+t.CUDAPath)
 	}
@@ -552,7 +627,7 @@ func (t Tools) cudaToLLVM(ctx context.Context, job Job, src, out string) (string
 	}
 	args = append(args, job.ClangOptions...) // last, so that they override rules_gpu's
 	if err := job.exec(ctx, "clang", args...); err != nil {
-		return "", t.explainMissingHeader(err)
+		return "", t.ExplainMissingHeader(err)
 	}
 	return out, nil
 }
@@ -571,7 +646,7 @@ func (t Tools) nvcc(ctx context.Context, job Job, src, out string) error {
 	args = append(args, job.NvccOptions...)
 	args = append(args, src)
 	if err := job.exec(ctx, "nvcc", args...); err != nil {
-		return t.explainMissingHeader(err)
+		return t.ExplainMissingHeader(err)
 	}
 	return nil
 }
@@ -598,10 +673,11 @@ func nvccPreprocessorOptions(opts []string) []string {
 // gcc's preprocessor, which nvcc runs, says: file:line:col: fatal error: h: No such file or directory.
 var missingHeader = regexp.MustCompile(`(?m)^(.+?):(\d+):\d+: fatal error: (?:'([^']+)' file not found|([^:\n]+): No such file or directory)`)
 
-// explainMissingHeader turns clang's "file not found" for an #include into one line that names the
-// source, the line and the header, and says how to make the header visible: in a Bazel action (the
-// tools come from the toolchains) by a dependency that provides it; by hand, by -I.
-func (t Tools) explainMissingHeader(err error) error {
+// ExplainMissingHeader turns a compiler's "file not found" for an #include, in the Stderr of an
+// *Error, into one line that names the source, the line and the header, and says how to make the
+// header visible: in a Bazel action (the tools come from the toolchains: t.Missing is nil) by a
+// dependency that provides it; by hand, by -I. Other errors it returns as they are.
+func (t Tools) ExplainMissingHeader(err error) error {
 	var e *Error
 	if !errors.As(err, &e) {
 		return err

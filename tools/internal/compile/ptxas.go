@@ -4,8 +4,10 @@ package compile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -13,8 +15,8 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 )
 
-// Error is a failed compilation: which target (when there is one: a Bazel label), file and chip,
-// the command and what the tool said.
+// Error is a failed compilation: which target (when there is one: a Bazel label), file and chip
+// ("the host" for package cudahost's host compilations), the command and what the tool said.
 type Error struct {
 	Target, Src, Chip string
 	Command           []string
@@ -47,7 +49,51 @@ func (t Tools) ptxas(ctx context.Context, job Job, src, out string) error {
 	args := []string{t.Ptxas, "-arch=" + job.Chip.String(), "-O" + strconv.Itoa(min(job.O, 3))}
 	args = append(args, job.PtxasOptions...)
 	args = append(args, "-o", out, src)
-	return job.exec(ctx, "ptxas", args...)
+	output, err := job.run(ctx, "ptxas", args...)
+	var e *Error
+	if err != nil {
+		if !errors.As(err, &e) {
+			return err
+		}
+		output = e.Stderr
+	}
+	m := unresolvedExtern.FindStringSubmatch(output)
+	switch {
+	case m == nil:
+		return err
+	case e != nil:
+		e.Err = t.explainUnresolved(job, m[1], m[2])
+		return e
+	default:
+		// ptxas only warns of an extern variable, and makes it a zeroed variable of this module's own:
+		// the source that defines it would never see the device code's writes, nor it that source's.
+		return job.fail(args, output, t.explainUnresolved(job, m[1], m[2]))
+	}
+}
+
+// unresolvedExtern is ptxas's message for a function or variable that the PTX declares .extern and
+// does not define: "ptxas fatal   : Unresolved extern function '_Z5twicef'" (an error), "ptxas
+// warning : Unresolved extern variable 'scale' in whole program compilation, ignoring extern
+// qualifier" (a warning: ptxas then defines it, zeroed).
+var unresolvedExtern = regexp.MustCompile(`Unresolved extern (function|variable) '([^']+)'`)
+
+// explainUnresolved says which __device__ function or variable (name as the PTX spells it: mangled,
+// for C++) no source of the module defines, and how to link the source that does.
+func (t Tools) explainUnresolved(job Job, what, name string) error {
+	fix := "define it in this source"
+	switch {
+	case len(job.Link) > 0:
+		fix = "define it in one of the sources (an extern declaration is not a definition), or add the source that defines it to them"
+	case job.Kind == KindCUDA && job.Compiler == CompilerNVCC:
+		fix += "; using one that another source defines (relocatable device code, rdc) needs clang as the compiler"
+	case job.Kind == KindCUDA && t.Missing == nil:
+		fix += ", or, when another source of the target defines it, set rdc = True on the target, so that its sources are compiled as relocatable device code and linked for each chip"
+	case job.Kind == KindCUDA:
+		fix += ", or, when another source defines it, compile each source with gpubuild compile --rdc --format offload, then their bitcode together with one gpubuild compile A.bc B.bc"
+	case job.Kind == KindLLVM && t.Missing != nil:
+		fix += ", or give the module that defines it to the same gpubuild compile (A.ll B.bc), which links them"
+	}
+	return fmt.Errorf("ptxas: the device code uses the __device__ %s %q, which no source of this module defines; fix: %s", what, name, fix)
 }
 
 // checkPTXSource validates a PTX source against the chip model: its ISA version suits its .target

@@ -143,3 +143,20 @@ func TestErrors(t *testing.T) {
 		})
 	}
 }
+
+// CBytes writes 16 bytes a line, each line indented, every byte followed by a comma.
+func TestCBytes(t *testing.T) {
+	for _, tc := range []struct {
+		data []byte
+		want string
+	}{
+		{nil, ""},
+		{[]byte{0, 0xff}, "\n    0x00, 0xff,"},
+		{bytes.Repeat([]byte{0xab}, 17), "\n   " + strings.Repeat(" 0xab,", 16) + "\n    0xab,"},
+	} {
+		var b bytes.Buffer
+		if err := CBytes(&b, tc.data); err != nil || b.String() != tc.want {
+			t.Errorf("CBytes(%x) = %q (%v), want %q", tc.data, b.String(), err, tc.want)
+		}
+	}
+}

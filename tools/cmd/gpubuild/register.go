@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/cudahost"
+)
+
+const registerUsage = `usage: gpubuild register --fatbin FATBIN -o OUT.c OBJECT...
+  Writes the C source that registers FATBIN with the CUDA runtime for the host objects of CUDA C++
+  sources compiled as relocatable device code (gpubuild host --rdc). FATBIN is the device code of
+  all those sources, linked for each chip (gpubuild compile --rdc of each source, gpubuild compile
+  of their bitcode together, gpubuild link). Compile OUT.c (as C or C++) and link it into the
+  program with the objects and the CUDA runtime (libcudart). OUT "-" is standard output.`
+
+// runRegister writes the CUDA runtime registration of a device-linked fatbin.
+func runRegister(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	var o common
+	c := newCommand("register", registerUsage, stdout, stderr)
+	o.register(c, "the C source `OUT` to write; - for standard output")
+	fatbin := c.String("fatbin", "", "the device-linked fatbin (`FATBIN`) to register")
+	objects, err := c.parse(args, nil)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(objects) == 0:
+		return c.usageError("no host objects: give the objects of gpubuild host --rdc")
+	case *fatbin == "":
+		return c.usageError("no fatbin: give --fatbin FATBIN")
+	case o.out == "":
+		return c.usageError("no output: give -o OUT.c (- for standard output)")
+	}
+	label := o.target
+	if label == "" {
+		label = *fatbin
+	}
+	data, err := os.ReadFile(*fatbin)
+	if err != nil {
+		return o.wrap(err)
+	}
+	var b bytes.Buffer
+	if err := cudahost.Register(&b, label, data, objects); err != nil {
+		return o.errorf("%s: %w", *fatbin, err)
+	}
+	return o.write(stdout, b.Bytes())
+}

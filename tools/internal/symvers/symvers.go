@@ -1,0 +1,121 @@
+// Package symvers reads which versions of the system's shared libraries an ELF program needs (the
+// GLIBC_2.34 and GLIBCXX_3.4.30 of its imported symbols) and checks them against what the machines
+// that run it have: a program built where glibc is newer than on its runners starts there only if it
+// needs no version that is newer, which the dynamic loader otherwise reports as "version
+// `GLIBC_2.38' not found" when the program starts.
+package symvers
+
+import (
+	"debug/elf"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Version is one version of a library's symbols, as the ELF version tables name it: a family
+// ("GLIBC", "GLIBCXX", "CXXABI", "GCC") and a dotted number.
+type Version struct {
+	Family string
+	Number []int
+}
+
+// Parse reads a version name such as GLIBC_2.34 or GLIBCXX_3.4.30.
+func Parse(s string) (Version, error) {
+	i := strings.LastIndexByte(s, '_')
+	if i <= 0 || i == len(s)-1 {
+		return Version{}, fmt.Errorf("%q is not a symbol version such as GLIBC_2.39 or GLIBCXX_3.4.33", s)
+	}
+	v := Version{Family: s[:i]}
+	for _, part := range strings.Split(s[i+1:], ".") {
+		n, err := strconv.Atoi(part)
+		if err != nil || n < 0 {
+			return Version{}, fmt.Errorf("%q is not a symbol version such as GLIBC_2.39 or GLIBCXX_3.4.33", s)
+		}
+		v.Number = append(v.Number, n)
+	}
+	return v, nil
+}
+
+func (v Version) String() string {
+	parts := make([]string, len(v.Number))
+	for i, n := range v.Number {
+		parts[i] = strconv.Itoa(n)
+	}
+	return v.Family + "_" + strings.Join(parts, ".")
+}
+
+// Less orders versions of one family by number (2.9 < 2.34).
+func (v Version) Less(w Version) bool {
+	for i := 0; i < len(v.Number) && i < len(w.Number); i++ {
+		if v.Number[i] != w.Number[i] {
+			return v.Number[i] < w.Number[i]
+		}
+	}
+	return len(v.Number) < len(w.Number)
+}
+
+// Need is the newest version of one family that a program needs, and the symbols that need it.
+type Need struct {
+	Library string // the library that defines the family, e.g. libc.so.6
+	Version Version
+	Symbols []string // the imported symbols of exactly that version, sorted
+}
+
+// Read returns, for each version family that the program at path imports symbols of, the newest
+// version it needs, sorted by family.
+func Read(path string) ([]Need, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	syms, err := f.ImportedSymbols()
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading its imported symbols: %w", path, err)
+	}
+	newest := map[string]*Need{}
+	for _, s := range syms {
+		if s.Version == "" {
+			continue
+		}
+		v, err := Parse(s.Version)
+		if err != nil {
+			continue // a library's private version name, such as libcuda's; not a family to compare
+		}
+		n := newest[v.Family]
+		switch {
+		case n == nil || n.Version.Less(v):
+			newest[v.Family] = &Need{Library: s.Library, Version: v, Symbols: []string{s.Name}}
+		case !v.Less(n.Version):
+			n.Symbols = append(n.Symbols, s.Name)
+		}
+	}
+	var out []Need
+	for _, n := range newest {
+		sort.Strings(n.Symbols)
+		out = append(out, *n)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version.Family < out[j].Version.Family })
+	return out, nil
+}
+
+// Check returns one line per need that is newer than the runners' version of its family, naming the
+// symbols that need it; families that have has no version of are not checked.
+func Check(needs []Need, has []Version) []string {
+	var problems []string
+	for _, n := range needs {
+		for _, h := range has {
+			if h.Family == n.Version.Family && h.Less(n.Version) {
+				syms := n.Symbols
+				more := ""
+				if len(syms) > 3 {
+					more = fmt.Sprintf(" and %d more", len(syms)-3)
+					syms = syms[:3]
+				}
+				problems = append(problems, fmt.Sprintf("needs %s (%s: %s%s), the runners have %s", n.Version, n.Library, strings.Join(syms, ", "), more, h))
+			}
+		}
+	}
+	return problems
+}

@@ -1,0 +1,101 @@
+package symvers
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
+)
+
+func TestParseAndOrder(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		less bool
+	}{
+		{"GLIBC_2.9", "GLIBC_2.34", true},
+		{"GLIBC_2.34", "GLIBC_2.34", false},
+		{"GLIBC_2.39", "GLIBC_2.38", false},
+		{"GLIBCXX_3.4", "GLIBCXX_3.4.30", true},
+		{"GLIBCXX_3.4.33", "GLIBCXX_3.4.9", false},
+	} {
+		a, err := Parse(tc.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Parse(tc.b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := a.Less(b); got != tc.less {
+			t.Errorf("%s < %s = %v, want %v", tc.a, tc.b, got, tc.less)
+		}
+		if a.String() != tc.a {
+			t.Errorf("Parse(%q).String() = %q", tc.a, a)
+		}
+	}
+	for _, bad := range []string{"GLIBC", "GLIBC_", "_2.3", "GLIBC_2.x", "2.39"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	needs := []Need{
+		{Library: "libc.so.6", Version: Version{"GLIBC", []int{2, 43}}, Symbols: []string{"sqrtf"}},
+		{Library: "libstdc++.so.6", Version: Version{"GLIBCXX", []int{3, 4, 30}}, Symbols: []string{"a", "b", "c", "d"}},
+	}
+	has := []Version{{"GLIBC", []int{2, 39}}, {"GLIBCXX", []int{3, 4, 33}}}
+	got := Check(needs, has)
+	if len(got) != 1 || got[0] != "needs GLIBC_2.43 (libc.so.6: sqrtf), the runners have GLIBC_2.39" {
+		t.Errorf("Check = %q", got)
+	}
+	has[1] = Version{"GLIBCXX", []int{3, 4, 29}}
+	got = Check(needs, has)
+	if len(got) != 2 || !strings.Contains(got[1], "a, b, c and 1 more") {
+		t.Errorf("Check = %q", got)
+	}
+	if got := Check(needs, nil); got != nil {
+		t.Errorf("Check with no runner versions = %q, want nothing", got)
+	}
+}
+
+// TestRead builds a real program with the machine's C compiler: it needs some GLIBC version, and
+// the newest one it needs is the one Check compares.
+func TestRead(t *testing.T) {
+	cc := testtool.Find(t, "CC", "cc")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "p.c")
+	if err := os.WriteFile(src, []byte("#include <stdio.h>\nint main(void) { puts(\"hi\"); return 0; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(dir, "p")
+	if out, err := exec.Command(cc, src, "-o", prog).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", cc, err, out)
+	}
+	needs, err := Read(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var glibc *Need
+	for i := range needs {
+		if needs[i].Version.Family == "GLIBC" {
+			glibc = &needs[i]
+		}
+	}
+	if glibc == nil || glibc.Library != "libc.so.6" || len(glibc.Symbols) == 0 {
+		t.Fatalf("Read(%s) = %+v, want a GLIBC version of libc.so.6", prog, needs)
+	}
+	if p := Check(needs, []Version{{"GLIBC", []int{2, 0}}}); len(p) != 1 {
+		t.Errorf("against GLIBC_2.0: %q, want one problem", p)
+	}
+	if p := Check(needs, []Version{glibc.Version}); p != nil {
+		t.Errorf("against its own newest version %s: %q, want none", glibc.Version, p)
+	}
+	if _, err := Read(src); err == nil {
+		t.Error("Read of a C source succeeded")
+	}
+}
