@@ -127,6 +127,38 @@ stage_modules() {
   stage_mark modules "$fp"
 }
 
+# The target sysroot (versions.sh says why): Debian packages of another suite, unpacked, their
+# absolute links made relative so that they resolve inside it, and the CUDA toolkit's headers (Debian
+# keeps them in /usr/include) linked in, as clang's CUDA mode includes them from there.
+stage_sysroot() {
+  local fp="$RULES_GPU_SYSROOT_SUITE $RULES_GPU_SYSROOT_PACKAGES v2"
+  stage_done sysroot "$fp" && return 0
+  log "unpacking the $RULES_GPU_SYSROOT_SUITE sysroot: $RULES_GPU_SYSROOT_PACKAGES"
+  local m
+  m=$(host_mirror)
+  in_root bash -c '
+    set -e; suite=$1; mirror=$2; shift 2
+    w=/opt/rules_gpu/sysroot.work; s=/opt/rules_gpu/sysroot
+    rm -rf "$w" "$s.new"; mkdir -p "$w/lists/partial" "$w/cache/archives/partial" "$s.new"
+    echo "deb $mirror $suite main" >"$w/sources.list"
+    : >"$w/status"
+    o=(-o Dir::Etc::SourceList="$w/sources.list" -o Dir::Etc::SourceParts=/dev/null -o Dir::State::status="$w/status" -o Dir::State::Lists="$w/lists" -o Dir::Cache="$w/cache" -o APT::Architecture=amd64)
+    apt-get "${o[@]}" update -qq
+    cd "$w" && apt-get "${o[@]}" download "$@"
+    for d in "$w"/*.deb; do dpkg-deb -x "$d" "$s.new"; done
+    find "$s.new" -type l -lname "/*" | while read -r l; do
+      t=$(readlink "$l"); rel=$(realpath -m --relative-to="$(dirname "$l")" "$s.new$t"); ln -sfn "$rel" "$l"
+    done
+    dpkg -L nvidia-cuda-dev libcu++-dev libthrust-dev libcub-dev | grep "^/usr/include/[^/]*$" | while read -r h; do
+      [ -e "$s.new$h" ] || ln -s "$h" "$s.new$h"
+    done
+    ln -sfn /usr/lib/x86_64-linux-gnu/libcuda.so "$s.new/usr/lib/x86_64-linux-gnu/libcuda.so"
+    rm -rf "$w" "$s"; mv "$s.new" "$s"
+  ' sysroot "$RULES_GPU_SYSROOT_SUITE" "$m" $RULES_GPU_SYSROOT_PACKAGES >"$cache/sysroot.log" 2>&1 ||
+    die "unpacking the sysroot failed; see $cache/sysroot.log"
+  stage_mark sysroot "$fp"
+}
+
 # Stubs and the system bazelrc: refreshed on every run, cheap, so edits to env/offline apply.
 stage_bazelrc() {
   mkdir -p "$root/opt/rules_gpu"
@@ -157,6 +189,7 @@ setup() {
   stage_debootstrap
   stage_apt
   stage_modules
+  stage_sysroot
   stage_bazelrc
   exec 9>&-
 }

@@ -11,3 +11,10 @@ nvidia-cuda-toolkit mlir-21-tools llvm-21 clang-21 bazel-stardoc bazel-rules-she
 # Bazel rules from the Go module proxy (they are Go modules too).
 RULES_GO_VERSION=v0.62.0
 GAZELLE_VERSION=v0.47.0
+
+# The target sysroot that host programs (cuda_library, cc_test) are built against: Debian 12's C and
+# C++ runtimes (glibc 2.36, libstdc++ of GCC 12), so that a program built here runs on any machine with
+# glibc >= 2.36 and GLIBCXX >= 3.4.30 (the H200's Ubuntu 24.04 has 2.39 and 3.4.33), whatever sid's
+# own glibc is. The toolkit's CUDA headers are linked into it.
+RULES_GPU_SYSROOT_SUITE=bookworm
+RULES_GPU_SYSROOT_PACKAGES="libc6 libc6-dev linux-libc-dev libgcc-s1 libgcc-12-dev libstdc++6 libstdc++-12-dev"

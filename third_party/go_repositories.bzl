@@ -497,6 +497,8 @@ def go_repositories():
     go_repository(
         name = "org_gorgonia_cu",
         importpath = "gorgonia.org/cu",
+        patch_args = ["-p1"],  # keep
+        patches = ["@rules_gpu//third_party:org_gorgonia_cu-sysroot.patch"],  # keep
         sum = "h1:m9gAnB9rWDVQACVwavCfQSVNtgLKtrDXRExybwQu9YY=",
         version = "v0.9.6",
     )
