@@ -72,11 +72,14 @@ def _cuda_toolkit_archive_impl(rctx):
             attrs[tool] = "bin/" + tool
     if rctx.path("nvvm/libdevice/libdevice.10.bc").exists:
         attrs["libdevice"] = "nvvm/libdevice/libdevice.10.bc"
+    for attr, name in [("cudart_static", "lib/libcudart_static.a"), ("cudart_shared", "lib/libcudart.so")]:
+        if rctx.path(name).exists:
+            attrs[attr] = name
     if rctx.path("include/cuda.h").exists:
         # clang's --cuda-path: this repository, as action inputs (cuda.h, the headers, libdevice).
         attrs["cuda_h"] = "include/cuda.h"
         attrs["headers"] = glob_attr(["include/**"])
-    write_cuda_repo(rctx, attrs, exports = ["bin/*", "nvvm/libdevice/*", "include/**"], constraints = platform_constraints(rctx, _archive_arch(urls)))
+    write_cuda_repo(rctx, attrs, exports = ["bin/*", "nvvm/libdevice/*", "include/**", "lib/*"], constraints = platform_constraints(rctx, _archive_arch(urls)))
 
 cuda_toolkit_archive = repository_rule(
     implementation = _cuda_toolkit_archive_impl,
@@ -85,7 +88,7 @@ cuda_toolkit_archive = repository_rule(
 NVIDIA publishes every component of a toolkit as its own archive under
 `https://developer.download.nvidia.com/compute/cuda/redist/` (listed, with sha256, in
 `redistrib_VERSION.json`): `cuda_nvcc` holds ptxas, fatbinary and libdevice, `cuda_cudart` the
-headers, `cuda_cuobjdump` and `cuda_nvdisasm` those tools. The archives are extracted into one root
+headers and the CUDA runtime (`lib/libcudart_static.a`) that `cuda_library` links, `cuda_cuobjdump` and `cuda_nvdisasm` those tools. The archives are extracted into one root
 (each without its top directory), as the full toolkit lays them out; the version comes from
 `ptxas --version` and must match `version` when that is set. A sha256 mismatch fails with both sums and
 nothing extracted.""",

@@ -28,6 +28,8 @@ def _cuda_toolchain_impl(ctx):
         libdevice = ctx.file.libdevice,
         cuda_path = cuda_path,
         cuda_files = depset(cuda_files),
+        cudart_shared = ctx.file.cudart_shared,
+        cudart_static = ctx.file.cudart_static,
         missing = ctx.attr.missing,
         root = ctx.attr.root,
     )
@@ -47,6 +49,8 @@ cuda_toolchain = rule(
             doc = "`include/cuda.h` of a toolkit inside the build (a hermetic archive): its root becomes clang's --cuda-path, and the headers action inputs.",
         ),
         "cuda_path": attr.string(doc = "The root, on the machine that builds, of a toolkit as clang's --cuda-path wants it (include/cuda.h, nvvm/libdevice)."),
+        "cudart_shared": attr.label(allow_single_file = True, doc = "The CUDA runtime as a shared library (`libcudart.so`), for `--@rules_gpu//cuda:runtime=shared`."),
+        "cudart_static": attr.label(allow_single_file = [".a"], doc = "The CUDA runtime as a static library (`libcudart_static.a`), what host code of `cuda_library` links by default."),
         "cuobjdump": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "cuobjdump"),
         "fatbinary": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "fatbinary"),
         "headers": attr.label_list(allow_files = True, doc = "The headers next to `cuda_h` that CUDA C++ sources may include."),

@@ -49,6 +49,16 @@ def _local_cuda_toolkit_impl(rctx):
                 attrs["libdevice"] = "libdevice/libdevice.10.bc"
                 break
 
+        # The CUDA runtime that host code links: <root>/lib64 (or targets/<arch>-linux/lib) in
+        # NVIDIA's layout, the multiarch library directory in Debian's and Ubuntu's.
+        libdirs = [root + "/lib64", root + "/lib", root + "/targets/x86_64-linux/lib", root + "/targets/sbsa-linux/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
+        for attr, name in [("cudart_static", "libcudart_static.a"), ("cudart_shared", "libcudart.so")]:
+            for d in libdirs:
+                if rctx.path(d + "/" + name).exists:
+                    rctx.symlink(d + "/" + name, "lib/" + name)
+                    attrs[attr] = "lib/" + name
+                    break
+
         # clang's --cuda-path wants a root with include/cuda.h and nvvm/libdevice: Debian has one
         # at /usr/lib/cuda.
         for p in [root, "/usr/lib/cuda"]:
@@ -59,7 +69,7 @@ def _local_cuda_toolkit_impl(rctx):
         attrs["missing"] = "no CUDA toolkit at %s (no bin/ptxas there), the path that cuda.local(path = ...) or rules_gpu_toolchains(path = ...) names; fix the path, or leave it out to search $CUDA_PATH, /usr/local/cuda and /usr/bin" % rctx.attr.path
     else:
         attrs["missing"] = "no CUDA toolkit found (looked for ptxas in %s); install one, set CUDA_PATH, or use a hermetic toolkit (cuda.archive)" % ", ".join(tried)
-    write_cuda_repo(rctx, attrs, exports = ["bin/*", "libdevice/*"], constraints = platform_constraints(rctx))
+    write_cuda_repo(rctx, attrs, exports = ["bin/*", "libdevice/*", "lib/*"], constraints = platform_constraints(rctx))
 
 local_cuda_toolkit = repository_rule(
     implementation = _local_cuda_toolkit_impl,

@@ -30,7 +30,8 @@ def cuda_compilation(ctx):
 
     Returns:
       A struct: `headers` (depset of File, action inputs), `defines`, `quote_includes`, `includes`,
-      `system_includes` (lists of strings, in order) and `copts` (list of strings).
+      `system_includes` (lists of strings, in order), `own_includes` (the target's own `includes`,
+      as execution-root paths) and `copts` (list of strings).
     """
     contexts = [dep[CcInfo].compilation_context for dep in ctx.attr.deps]
     root = paths.join(ctx.label.workspace_root, ctx.label.package)
@@ -46,6 +47,7 @@ def cuda_compilation(ctx):
         quote_includes = [ctx.label.workspace_root or ".", paths.join(ctx.bin_dir.path, ctx.label.workspace_root)] +
                          depset(transitive = [c.quote_includes for c in contexts]).to_list(),
         includes = own + depset(transitive = [c.includes for c in contexts]).to_list(),
+        own_includes = own,
         system_includes = depset(transitive = [c.system_includes for c in contexts]).to_list(),
         copts = ctx.attr.copts,
     )

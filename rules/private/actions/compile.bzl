@@ -2,21 +2,26 @@
 
 load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "add_tools", "gpubuild_args", "run_gpubuild")
 
-def emit_compile(gctx, *, src, chip, format, out, opts, origin = None):
-    """Declares one action that compiles `src` for `chip` into `out`.
+def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = False):
+    """Declares one action that compiles `srcs` for `chip` into `out`.
 
     Args:
-      gctx: the gpu_context (its `cuda` toolkit; its `llvm` tools unless `src` is PTX).
-      src: the source File (.mlir, .ll, .bc, .ptx or .cu).
+      gctx: the gpu_context (its `cuda` toolkit; its `llvm` tools unless the source is PTX).
+      srcs: the source Files: one .mlir, .ll, .bc, .ptx or .cu file, or several LLVM IR modules that
+        the action links into one first (the device link of relocatable device code).
       chip: the chip, e.g. "sm_90"; None for format "llvm".
       format: "offload" (LLVM bitcode), "isa" (PTX), "bin" (cubin), or "llvm" (an MLIR source's
         LLVM IR, the same for every chip: one GpuLower action per module).
       out: the output File.
-      opts: a struct with opt_level, fast_math, ftz, ptxas_opts, module, and for CUDA C++ sources
+      opts: a struct with opt_level, fast_math, ftz, ptxas_opts, module, no_kernel_ok (accept a
+        module without kernels: cuda_library's host code may only launch others'), and for CUDA C++ sources
         compiler ("clang" or "nvcc") and cuda: the project the source is compiled in (cc.bzl's
         cuda_compilation); both None for other sources.
-      origin: the user's source File that `src` was made from, named in error messages.
+      origin: the user's source File that `srcs` were made from, named in error messages.
+      rdc: compile a CUDA C++ source as relocatable device code (format "offload": bitcode that
+        another source's __device__ functions and variables can be linked with).
     """
+    src = srcs[0]
     cuda = gctx.cuda
     nvcc = src.extension == "cu" and opts.compiler == "nvcc"
     llvm = gctx.llvm if src.extension != "ptx" and not nvcc else None
@@ -32,13 +37,17 @@ def emit_compile(gctx, *, src, chip, format, out, opts, origin = None):
         args.add("--fast")
     if opts.ftz:
         args.add("--ftz")
+    if rdc:
+        args.add("--rdc")
+    if opts.no_kernel_ok:
+        args.add("--no-kernel-ok")
     if opts.module and src.extension == "mlir":
         args.add("--module", opts.module)
     args.add_all(opts.ptxas_opts, before_each = "--ptxas-opt")
     tools = add_tools(args, cuda, ["ptxas", "nvcc"] if nvcc else ["ptxas"])
     if nvcc:
         args.add("--compiler", "nvcc")
-    inputs = [src]
+    inputs = list(srcs)
     if llvm:
         tools += add_tools(args, llvm)
         if cuda.libdevice:
@@ -56,7 +65,7 @@ def emit_compile(gctx, *, src, chip, format, out, opts, origin = None):
         args.add_all(project.copts, format_each = ("--nvcc-opt=%s" if nvcc else "--clang-opt=%s"))
         headers.append(project.headers)
     args.add("-o", out)
-    args.add(src)
+    args.add_all(srcs)
     lower = format == "llvm"
     run_gpubuild(
         gctx,
@@ -68,5 +77,5 @@ def emit_compile(gctx, *, src, chip, format, out, opts, origin = None):
         # Lowering runs LLVM's tools alone; a compile ends with the toolkit's ptxas (or its PTX).
         toolchain = LLVM_TOOLCHAIN if lower else CUDA_TOOLCHAIN,
         mnemonic = "GpuLower" if lower else "GpuCompile",
-        progress_message = ("Lowering %%{label} to LLVM IR (%s)" % src.short_path) if lower else ("Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path)),
+        progress_message = ("Lowering %%{label} to LLVM IR (%s)" % src.short_path) if lower else ("Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path if len(srcs) == 1 else "device link of %d sources" % len(srcs))),
     )

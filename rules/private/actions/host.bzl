@@ -1,0 +1,77 @@
+"""The host side of CUDA C++: clang's host compile against a fatbin, and the registration of a device-linked one."""
+
+load("//rules/private:context.bzl", "LLVM_TOOLCHAIN", "add_tools", "gpubuild_args", "run_gpubuild")
+
+def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolchain_flags = []):
+    """Declares the action that compiles the host side of `src` into the object `out` (`gpubuild host`).
+
+    Args:
+      gctx: the gpu_context (its `llvm` clang, its `cuda` headers).
+      src: the CUDA C++ source File.
+      out: the object File (position-independent).
+      fatbin: the fatbin File the object carries and registers with the CUDA runtime; None for
+        relocatable device code, whose one fatbin the registration (emit_register) carries.
+      project: cc.bzl's cuda_compilation struct (headers, include paths, defines).
+      host_copts: extra options of the host compile.
+      opt: the host optimisation options, e.g. ["-O2"].
+      toolchain_flags: the C++ toolchain's options that choose the C library and target (its
+        --sysroot, --gcc-toolchain, --target), so that the host objects and the rest of the program
+        see the same headers.
+    """
+    cuda = gctx.cuda
+    args = gpubuild_args(gctx)
+    tools = add_tools(args, gctx.llvm, ["clang"])
+    if cuda.cuda_path:
+        args.add("--cuda-path", cuda.cuda_path)
+    inputs = [src]
+    if fatbin:
+        args.add("--fatbin", fatbin)
+        inputs.append(fatbin)
+    else:
+        args.add("--rdc")
+    args.add_all(project.defines, before_each = "-D")
+    args.add_all(project.quote_includes, before_each = "-iquote")
+    args.add_all(project.includes, before_each = "-I")
+    args.add_all(project.system_includes, before_each = "-isystem")
+    args.add_all(toolchain_flags + opt + host_copts, format_each = "--host-opt=%s")
+    args.add("-o", out)
+    args.add(src)
+    run_gpubuild(
+        gctx,
+        "host",
+        args,
+        inputs = depset(inputs, transitive = [cuda.cuda_files, project.headers]),
+        outputs = [out],
+        tools = tools,
+        # clang is the program; the CUDA toolchain gives only headers.
+        toolchain = LLVM_TOOLCHAIN,
+        mnemonic = "CudaHostCompile",
+        progress_message = "Compiling the host side of %s (%%{label})" % src.short_path,
+    )
+
+def emit_register(gctx, *, objects, fatbin, out):
+    """Declares the action that writes the C source registering a device-linked `fatbin` (`gpubuild register`).
+
+    Relocatable device code has one module for all the sources: each host object asks, by its own
+    module id, to be registered with it; the generated source answers every one of them with the one
+    fatbin, loaded once.
+
+    Args:
+      gctx: the gpu_context.
+      objects: the host objects compiled with relocatable device code.
+      fatbin: the device-linked fatbin.
+      out: the C source File.
+    """
+    args = gpubuild_args(gctx)
+    args.add("--fatbin", fatbin)
+    args.add("-o", out)
+    args.add_all(objects)
+    run_gpubuild(
+        gctx,
+        "register",
+        args,
+        inputs = objects + [fatbin],
+        outputs = [out],
+        mnemonic = "CudaRegister",
+        progress_message = "Writing the CUDA runtime registration of %{label}",
+    )

@@ -1,0 +1,276 @@
+"""The action graph of one GPU module: per-chip compiles, the device link of several sources, the fatbin.
+
+`gpu_module` and `cuda_library` both build their device code here, so that a chip, a source or a
+format means the same actions in both: one `GpuCompile` per (source, chip) and per chip's link, one
+`GpuLower` per MLIR module, one `GpuLink` per fatbin.
+"""
+
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("//rules/private:cc.bzl", "cuda_compilation", "has_cuda_attrs")
+load("//rules/private:chip_table.bzl", "CHIPS", "UNKNOWN_CHIP", "UNSUPPORTED")
+load("//rules/private/actions:check.bzl", "emit_check")
+load("//rules/private/actions:compile.bzl", "emit_compile")
+load("//rules/private/actions:link.bzl", "emit_link")
+
+# The attributes of every rule that builds a module (gpu_module, cuda_library), documented once.
+MODULE_ATTRS = {
+    "chips": attr.string_list(
+        doc = """The chips to build for, e.g. `["sm_80", "sm_90"]`. Default: `--@rules_gpu//gpu:chips`. A chip
+the chip table does not know, or that the CUDA toolchain's version cannot compile, fails the analysis
+with the reason and the fix (docs/chips.md lists the chips and toolkits).""",
+    ),
+    "compiler": attr.string(
+        values = ["", "clang", "nvcc"],
+        doc = """The device front end of a CUDA C++ source: `clang`, or `nvcc` (the CUDA toolchain's) for code
+written for nvcc that clang rejects. Either way each chip is its own action, and ptxas and `gpubuild link`
+make the cubins and the fatbin. Default: the CUDA toolchain's `compiler` (`clang` unless it says
+otherwise).""",
+    ),
+    "compress": attr.string(
+        default = "lz4",
+        values = ["none", "lz4", "zstd"],
+        doc = "Compression of the PTX in a fatbin (cubins are stored as they are, as fatbinary does).",
+    ),
+    "fast_math": attr.bool(doc = "Fast math: approximate division and square root, contracted operations."),
+    "ftz": attr.bool(doc = "Flush f32 denormals to zero."),
+    "opt_level": attr.int(default = 2, values = [0, 1, 2, 3], doc = "Optimisation level, as MLIR's NVVM target's `O`."),
+    "ptxas_opts": attr.string_list(doc = "Extra ptxas options, e.g. `[\"-v\"]`."),
+    "rdc": attr.bool(doc = """Relocatable device code: the sources (CUDA C++, LLVM IR) are linked into one module per chip,
+so that a `__device__` function or variable defined in one is usable from another, with one copy at run
+time. Each CUDA C++ source is still compiled per chip by its own action; each chip's device link is
+one more. Needs clang as the compiler."""),
+    "runs_on": attr.string_list(
+        doc = """The GPUs the artifact must load on, e.g. `["sm_75", "sm_90"]`. A validation action runs
+`gpubuild check` and fails the build, saying why and what to change, when one of them could not load it
+(with the driver version of `--@rules_gpu//gpu:driver`, if set). Default: `--@rules_gpu//gpu:runners`.""",
+    ),
+    "_default_chips": attr.label(default = Label("//gpu:chips")),
+    "_driver": attr.label(default = Label("//gpu:driver")),
+    "_gpubuild": attr.label(
+        default = Label("//tools/cmd/gpubuild"),
+        executable = True,
+        cfg = "exec",
+    ),
+    "_runners": attr.label(default = Label("//gpu:runners")),
+}
+
+EXTENSIONS = {"bin": "cubin", "isa": "ptx", "offload": "bc"}
+
+_CHIP_ORDER = {chip: i for i, chip in enumerate(CHIPS)}
+
+def check_chips(label, attr, chips, toolkit):
+    """Fails the analysis when a chip is not in the chip table or `toolkit` cannot compile for it.
+
+    The verdicts and their wording come from the chip model (tools/chip), generated into
+    chip_table.bzl, so `bazel build` stops before any action runs.
+
+    Args:
+      label: the target, as messages name it.
+      attr: the attribute or flag that named the chips.
+      chips: the chips.
+      toolkit: the CUDA toolkit's version, or None to check only that the chips exist.
+    """
+    for chip in chips:
+        if chip not in _CHIP_ORDER:
+            if chip.startswith("compute_") and "sm_" + chip[len("compute_"):] in _CHIP_ORDER:
+                fail("%s: %s: %s is a virtual chip (PTX); list real chips, e.g. %s: fatbins carry PTX for the lowest chip, format = \"jit\" only PTX" % (label, attr, chip, "sm_" + chip[len("compute_"):]))
+            fail("%s: %s: %s" % (label, attr, UNKNOWN_CHIP % chip))
+        why = UNSUPPORTED.get(toolkit, {}).get(chip) if toolkit else None
+        if why:
+            fail("%s: %s: %s; fix: change the chip, or use a toolkit that supports it" % (label, attr, why))
+
+def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok = False):
+    """Checks what a module's attributes ask for and returns its chips and compile options.
+
+    Every check fails the analysis with the target, what is wrong and the fix.
+
+    Args:
+      ctx: the rule context (MODULE_ATTRS and cc.bzl's CUDA_ATTRS).
+      gctx: the gpu_context.
+      srcs: the source Files.
+      format: the module's format.
+      rdc: whether the sources are linked as relocatable device code.
+      module: the MLIR `gpu.module` pattern.
+      no_kernel_ok: accept modules that define no kernel.
+
+    Returns:
+      A struct: `chips` (list of str, in declared order) and `opts` (emit_compile's options).
+    """
+    label = gctx.label
+    cuda = gctx.cuda
+    if cuda.missing:
+        fail("%s: %s" % (label, cuda.missing))
+    src = srcs[0]
+    compiler = ctx.attr.compiler or cuda.compiler
+    has_cu = [s for s in srcs if s.extension == "cu"]
+    if rdc:
+        for s in srcs:
+            if s.extension not in ["cu", "ll", "bc"]:
+                fail("%s: rdc = True links CUDA C++ and LLVM IR sources; %s is not one (.cu, .ll, .bc): give it its own gpu_module" % (label, s.short_path))
+        if has_cu and compiler == "nvcc":
+            fail("%s: rdc = True needs clang as the CUDA C++ compiler (sources are linked as LLVM bitcode); use compiler = \"clang\", or rdc = False" % label)
+
+    # Which source kinds exist, and how each compiles, is gpubuild's business (tools/internal/compile);
+    # the rule only needs to know whether the source is PTX already (no LLVM toolchain, no PTX of its
+    # own).
+    is_ptx = src.extension == "ptx"
+    if not is_ptx and not (compiler == "nvcc" and len(has_cu) == len(srcs)):
+        llvm = gctx.llvm
+        if not llvm:
+            fail("%s: %s needs the LLVM toolchain (//toolchain:llvm_toolchain_type); register one, e.g. the llvm module extension's" % (label, src.short_path))
+        if llvm.missing:
+            fail("%s: %s" % (label, llvm.missing))
+    if is_ptx and format in ["isa", "offload", "jit"]:
+        fail("%s: %s is PTX already; format %s needs MLIR, LLVM IR or CUDA C++; use bin or fatbin" % (label, src.short_path, format))
+    chips = ctx.attr.chips or ctx.attr._default_chips[BuildSettingInfo].value
+    if not chips:
+        fail("%s: chips is empty; name at least one chip, e.g. chips = [\"sm_90\"], or set --@rules_gpu//gpu:chips" % label)
+    seen = {}
+    for chip in chips:
+        if chip in seen:
+            fail("%s: chip %s is listed twice in chips" % (label, chip))
+        seen[chip] = True
+    check_chips(label, "chips" if ctx.attr.chips else "--@rules_gpu//gpu:chips", chips, cuda.version)
+    if not has_cu and has_cuda_attrs(ctx):
+        fail("%s: hdrs, deps, includes, defines and copts are for CUDA C++ sources (.cu); %s is not one: remove them" % (label, src.short_path))
+    if has_cu and compiler == "nvcc":
+        if "nvcc" not in cuda.tools:
+            fail("%s: compiler nvcc: the CUDA toolchain (%s) has no nvcc; use compiler = \"clang\", or a toolkit with nvcc" % (label, cuda.root))
+        if format == "offload":
+            fail("%s: format offload (LLVM bitcode) needs clang as the CUDA C++ compiler; nvcc makes PTX and cubins: use compiler = \"clang\" or another format" % label)
+    return struct(
+        chips = list(chips),
+        opts = struct(
+            compiler = compiler if has_cu else None,
+            cuda = cuda_compilation(ctx) if has_cu else None,
+            opt_level = ctx.attr.opt_level,
+            fast_math = ctx.attr.fast_math,
+            ftz = ctx.attr.ftz,
+            ptxas_opts = ctx.attr.ptxas_opts,
+            module = module,
+            no_kernel_ok = no_kernel_ok,
+        ),
+    )
+
+def emit_runs_on(ctx, gctx, *, name, files):
+    """The runs-on validation: an action that fails the build when `files` cannot load on a runner.
+
+    Args:
+      ctx: the rule context (MODULE_ATTRS).
+      gctx: the gpu_context.
+      name: the stamp's name prefix.
+      files: the artifact's files, judged together.
+
+    Returns:
+      The validation outputs: a list of one stamp File, or empty when no runner is declared.
+    """
+    runners = ctx.attr.runs_on or ctx.attr._runners[BuildSettingInfo].value
+    check_chips(gctx.label, "runs_on" if ctx.attr.runs_on else "--@rules_gpu//gpu:runners", runners, None)
+    if not runners:
+        return []
+    stamp = ctx.actions.declare_file(name + ".runs_on.ok")
+    emit_check(gctx, files = files, runners = runners, driver = ctx.attr._driver[BuildSettingInfo].value, out = stamp)
+    return [stamp]
+
+def lowest_chip(chips):
+    """The lowest of `chips` in the chip table's order: the chip a fatbin's PTX is for."""
+    return sorted(chips, key = lambda c: _CHIP_ORDER[c])[0]
+
+def _stem(src):
+    """A source's path inside its package, without its extension: the name of its per-chip files."""
+    path = src.short_path
+    if src.owner and src.owner.package and path.startswith(src.owner.package + "/"):
+        path = path[len(src.owner.package) + 1:]
+    return path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
+
+def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc = False):
+    """Declares the actions that build one module from `srcs` for `chips`.
+
+    One source is one module. Several sources are one module only as relocatable device code
+    (`rdc`): each CUDA C++ source is compiled to LLVM bitcode per chip (`-fgpu-rdc`), and each chip's
+    bitcode, with any LLVM IR sources, is linked by the chip's own compile (llvm-link, then the one
+    pipeline: libdevice, opt, llc, ptxas). LLVM IR linking rather than nvlink: the linked module is
+    optimised as a whole (a __device__ function of another source can be inlined), the result is an
+    ordinary cubin the driver loads without a device-link step, and nvcc's relocatable cubins are
+    not needed, so a toolkit of ptxas alone suffices.
+
+    Args:
+      gctx: the gpu_context.
+      name: the prefix of the output files (the target's name).
+      srcs: the source Files.
+      chips: the chips, in declared order.
+      format: `bin`, `isa`, `offload`, `fatbin` or `jit`.
+      opts: the compile options (emit_compile's `opts`).
+      compress: the fatbin's PTX compression.
+      rdc: link several sources into one module (see above).
+
+    Returns:
+      A struct: `files_by_chip` (dict chip -> File), `ptx` (File or None: the lowest chip's PTX of a
+      fatbin or jit), `fatbin` (File or None) and `main` (the list of Files the module is: the fatbin,
+      the jit PTX, or each chip's file).
+    """
+    src = srcs[0]
+    is_ptx = src.extension == "ptx"
+
+    # What each chip's compile starts from: a list of sources (several are linked).
+    by_chip = {}
+    if rdc:
+        for chip in chips:
+            by_chip[chip] = []
+        for s in srcs:
+            for chip in chips:
+                if s.extension == "cu":
+                    bc = gctx.actions.declare_file("%s_rdc/%s.%s.bc" % (name, _stem(s), chip))
+                    emit_compile(gctx, srcs = [s], chip = chip, format = "offload", out = bc, opts = opts, rdc = True)
+                    by_chip[chip].append(bc)
+                else:
+                    by_chip[chip].append(s)
+    else:
+        # An MLIR source's device code is the same LLVM IR for every chip: one GpuLower action per
+        # module writes it, and every chip's compile starts from it.
+        start = src
+        if src.extension == "mlir" and format != "jit":
+            start = gctx.actions.declare_file(name + ".ll")
+            emit_compile(gctx, srcs = [src], chip = None, format = "llvm", out = start, opts = opts)
+        for chip in chips:
+            by_chip[chip] = [start]
+
+    def compile(chip, fmt, inputs = None):
+        inputs = inputs or by_chip[chip]
+        out = gctx.actions.declare_file("%s.%s.%s" % (name, chip, EXTENSIONS[fmt]))
+        emit_compile(
+            gctx,
+            srcs = inputs,
+            chip = chip,
+            format = fmt,
+            out = out,
+            opts = opts,
+            origin = src if len(inputs) == 1 and inputs[0] != src else None,
+        )
+        return out
+
+    lowest = lowest_chip(chips)
+    files_by_chip = {}
+    ptx = None
+    if format in ["fatbin", "jit"]:
+        ptx = src if is_ptx else compile(lowest, "isa")
+    if format in ["bin", "fatbin"]:
+        for chip in chips:
+            # A fatbin's PTX is the lowest chip's: its cubin is that PTX through ptxas, not a second
+            # run of the whole pipeline (the same bytes, one front end less per module).
+            files_by_chip[chip] = compile(chip, "bin", [ptx]) if chip == lowest and ptx and not is_ptx else compile(chip, "bin")
+    elif format in ["isa", "offload"]:
+        for chip in chips:
+            files_by_chip[chip] = compile(chip, format)
+    fatbin = None
+    if format == "fatbin":
+        fatbin = gctx.actions.declare_file(name + ".fatbin")
+        emit_link(gctx, images = [files_by_chip[c] for c in chips] + [ptx], out = fatbin, compress = compress)
+
+    if format == "fatbin":
+        main = [fatbin]
+    elif format == "jit":
+        main = [ptx]
+    else:
+        main = [files_by_chip[c] for c in chips]
+    return struct(files_by_chip = files_by_chip, ptx = ptx, fatbin = fatbin, main = main)

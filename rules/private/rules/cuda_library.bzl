@@ -1,0 +1,206 @@
+"""The `cuda_library` rule: CUDA C++ with host code, built per chip, as a C++ library."""
+
+load("@rules_cc//cc:action_names.bzl", "ACTION_NAMES")
+load("@rules_cc//cc:find_cc_toolchain.bzl", "find_cc_toolchain", "use_cc_toolchain")
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load("//rules/private:cc.bzl", "CUDA_ATTRS", "cuda_compilation")
+load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
+load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_module", "emit_runs_on", "module_settings")
+load("//rules/private/actions:host.bzl", "emit_host_compile", "emit_register")
+load("//rules/private/actions:link.bzl", "emit_link")
+
+def _stem(src):
+    path = src.short_path
+    if src.owner and path.startswith(src.owner.package + "/"):
+        path = path[len(src.owner.package) + 1:]
+    return path.rpartition(".")[0]
+
+# The options of a C++ toolchain that choose the C library and the target: a host compile by clang
+# takes them too, so that its objects and the rest of the program see the same headers.
+_TOOLCHAIN_FLAGS_JOINED = ["--sysroot=", "--gcc-toolchain=", "--target="]
+_TOOLCHAIN_FLAGS_SPLIT = ["--sysroot", "-isysroot", "-target", "--gcc-toolchain"]
+
+def _toolchain_flags(ctx, cc_toolchain, features):
+    """The C++ toolchain's --sysroot (and target) options, from its C++ compile command line."""
+    variables = cc_common.create_compile_variables(
+        feature_configuration = features,
+        cc_toolchain = cc_toolchain,
+        user_compile_flags = ctx.fragments.cpp.cxxopts + ctx.fragments.cpp.copts,
+    )
+    line = cc_common.get_memory_inefficient_command_line(
+        feature_configuration = features,
+        action_name = ACTION_NAMES.cpp_compile,
+        variables = variables,
+    )
+    flags = ["--sysroot=" + cc_toolchain.sysroot] if cc_toolchain.sysroot else []
+    for i, flag in enumerate(line):
+        if [p for p in _TOOLCHAIN_FLAGS_JOINED if flag.startswith(p)]:
+            flags.append(flag)
+        elif flag in _TOOLCHAIN_FLAGS_SPLIT and i + 1 < len(line):
+            flags += [flag, line[i + 1]]
+    return flags
+
+def _fatbin_of(gctx, name, built, compress):
+    """The fatbin that host code carries: the module's, or one made of its per-chip cubins or its PTX."""
+    if built.fatbin:
+        return built.fatbin
+    fatbin = gctx.actions.declare_file(name + ".fatbin")
+    emit_link(gctx, images = built.main, out = fatbin, compress = compress)
+    return fatbin
+
+def _cuda_library_impl(ctx):
+    gctx = gpu_context(ctx)
+    label = gctx.label
+    srcs = ctx.files.srcs
+    fmt = ctx.attr.format
+    rdc = ctx.attr.rdc
+    if not srcs:
+        fail("%s: srcs is empty; a cuda_library compiles .cu sources (headers alone go in a cc_library)" % label)
+
+    # A source may hold host code that launches other sources' kernels, and no kernel of its own.
+    settings = module_settings(ctx, gctx, srcs = srcs, format = fmt, rdc = rdc, no_kernel_ok = True)
+    if not gctx.llvm or gctx.llvm.missing or "clang" not in gctx.llvm.tools:
+        fail("%s: the host side of CUDA C++ is compiled by clang, and the LLVM toolchain has none; register an LLVM toolchain with clang (the llvm module extension's)" % label)
+    cc_toolchain = find_cc_toolchain(ctx)
+    features = cc_common.configure_features(
+        ctx = ctx,
+        cc_toolchain = cc_toolchain,
+        requested_features = ctx.features,
+        unsupported_features = ctx.disabled_features,
+    )
+    host_flags = _toolchain_flags(ctx, cc_toolchain, features)
+    project = cuda_compilation(ctx)
+    opt = ["-O0", "-g"] if ctx.var["COMPILATION_MODE"] == "dbg" else ["-O2"]
+    name = ctx.label.name
+
+    def module(mod_name, mod_srcs):
+        built = emit_module(
+            gctx,
+            name = mod_name,
+            srcs = mod_srcs,
+            chips = settings.chips,
+            format = fmt,
+            opts = settings.opts,
+            compress = ctx.attr.compress,
+            rdc = rdc,
+        )
+        return built, _fatbin_of(gctx, mod_name, built, ctx.attr.compress)
+
+    def host(src, fatbin):
+        obj = ctx.actions.declare_file("_objs/%s/%s.pic.o" % (name, _stem(src)))
+        emit_host_compile(gctx, src = src, out = obj, fatbin = fatbin, project = project, host_copts = ctx.attr.host_copts, opt = opt, toolchain_flags = host_flags)
+        return obj
+
+    objects = []
+    fatbins = []
+    per_chip = []
+    validation = []
+    generated = []
+    if rdc:
+        # One module for every source: the host objects ask to be registered by their module ids,
+        # and one generated source registers the device-linked fatbin for all of them.
+        built, fatbin = module(name, srcs)
+        fatbins.append(fatbin)
+        per_chip += built.files_by_chip.values()
+        objects = [host(src, None) for src in srcs]
+        register = ctx.actions.declare_file("_objs/%s/%s.register.c" % (name, name))
+        emit_register(gctx, objects = objects, fatbin = fatbin, out = register)
+        generated.append(register)
+        validation += emit_runs_on(ctx, gctx, name = name, files = [fatbin])
+    else:
+        # Each source is its own module, as nvcc compiles it: its own per-chip actions and fatbin,
+        # carried and registered by its own host object.
+        for src in srcs:
+            mod_name = "%s_cu/%s" % (name, _stem(src))
+            built, fatbin = module(mod_name, [src])
+            fatbins.append(fatbin)
+            per_chip += built.files_by_chip.values()
+            objects.append(host(src, fatbin))
+            validation += emit_runs_on(ctx, gctx, name = mod_name, files = [fatbin])
+
+    deps = [dep[CcInfo] for dep in ctx.attr.deps]
+    compilation_context, compiled = cc_common.compile(
+        name = name,
+        actions = ctx.actions,
+        feature_configuration = features,
+        cc_toolchain = cc_toolchain,
+        srcs = generated,
+        public_hdrs = ctx.files.hdrs,
+        includes = project.own_includes,
+        defines = ctx.attr.defines,
+        compilation_contexts = [d.compilation_context for d in deps],
+    )
+    outputs = cc_common.merge_compilation_outputs(compilation_outputs = [
+        compiled,
+        cc_common.create_compilation_outputs(objects = depset(objects), pic_objects = depset(objects)),
+    ])
+    linking_context, linked = cc_common.create_linking_context_from_compilation_outputs(
+        name = name,
+        actions = ctx.actions,
+        feature_configuration = features,
+        cc_toolchain = cc_toolchain,
+        compilation_outputs = outputs,
+        linking_contexts = [d.linking_context for d in deps] + [ctx.attr._cudart[CcInfo].linking_context],
+        user_link_flags = ctx.attr.linkopts,
+        alwayslink = ctx.attr.alwayslink,
+        disallow_dynamic_library = True,
+    )
+    library = linked.library_to_link
+    files = [f for f in [library.pic_static_library, library.static_library] if f] if library else []
+    return [
+        DefaultInfo(files = depset(files + fatbins)),
+        CcInfo(compilation_context = compilation_context, linking_context = linking_context),
+        OutputGroupInfo(
+            fatbins = depset(fatbins),
+            objects = depset(objects),
+            per_chip = depset(per_chip),
+            _validation = depset(validation),
+        ),
+    ]
+
+cuda_library = rule(
+    implementation = _cuda_library_impl,
+    doc = """CUDA C++ with its host code, built per chip, as a C++ library that `cc_library`, `cc_binary` and
+`cc_test` depend on (it returns `CcInfo`).
+
+The attributes are rules_cuda's where they mean the same (`srcs`, `hdrs`, `deps`, `includes`,
+`defines`, `copts`, `host_copts`, `rdc`, `linkopts`, `alwayslink`), plus `gpu_module`'s (`chips`,
+`runs_on`, `format`, `compress`, ...). Each source's device side is compiled for each chip by its own
+action, as `gpu_module` does, and linked into a fatbin; clang compiles its host side against that
+fatbin (`-fcuda-include-gpubinary`), so the kernels it launches with `<<<...>>>` are registered with
+the CUDA runtime when the program starts. The runtime comes from the CUDA toolchain
+(`@rules_gpu//cuda:runtime`: static unless `--@rules_gpu//gpu:cudart=shared`).
+
+Without `rdc`, each source is its own module, as nvcc compiles it. With `rdc = True` the sources are
+one module: a `__device__` function or variable of one is usable from another, with one copy at run
+time. Each source is still compiled per chip by its own action; each chip's device link is one more,
+and a generated source registers the one fatbin for every host object.
+
+`runs_on` (or `--@rules_gpu//gpu:runners`) applies to every fatbin: a program that depends on this
+library fails to build, with the reason and the fix, when its kernels could not load on a declared
+runner.""",
+    attrs = dict(CUDA_ATTRS, **dict(MODULE_ATTRS, **{
+        "alwayslink": attr.bool(doc = "Link every object into the programs that depend on this library, as `cc_library`'s `alwayslink`."),
+        "format": attr.string(
+            default = "fatbin",
+            values = ["fatbin", "bin", "jit"],
+            doc = """What the host code carries, as `gpu_module`'s formats: `fatbin` (each chip's cubin and PTX for
+the lowest chip), `bin` (only the cubins: no JIT on other GPUs) or `jit` (only PTX for the lowest chip).""",
+        ),
+        "host_copts": attr.string_list(doc = "Options of clang's host compile of the sources, e.g. `[\"-Wall\"]`."),
+        "linkopts": attr.string_list(doc = "Options for linking programs that depend on this library, as `cc_library`'s `linkopts`."),
+        "srcs": attr.label_list(
+            allow_files = [".cu"],
+            mandatory = True,
+            doc = "The CUDA C++ sources: their device side is built per chip, their host side into this library.",
+        ),
+        "_cc_toolchain": attr.label(default = Label("@rules_cc//cc:current_cc_toolchain")),
+        "_cudart": attr.label(default = Label("//cuda:runtime"), providers = [CcInfo]),
+    })),
+    fragments = ["cpp"],
+    toolchains = use_cc_toolchain() + [
+        CUDA_TOOLCHAIN,
+        config_common.toolchain_type(LLVM_TOOLCHAIN, mandatory = False),
+    ],
+)

@@ -1,0 +1,90 @@
+"""`gpu_cc_test`: a `cc_test` that needs a GPU, marked so, and checked for the machines that run it."""
+
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
+load("@rules_cc//cc:cc_test.bzl", "cc_test")
+load("//rules/private:context.bzl", "gpu_context", "gpubuild_args", "run_gpubuild")
+
+# The tag of tests that need a GPU: `--test_tag_filters=-gpu` builds them and runs the others.
+GPU_TAG = "gpu"
+
+def gpu_exec_properties(runs_on):
+    """The execution properties that route a GPU test to a runner with one of `runs_on`'s chips.
+
+    Args:
+      runs_on: the chips the test may run on, e.g. ["sm_80", "sm_90"].
+
+    Returns:
+      A dict for `exec_properties`: `gpu` ("nvidia") and, when chips are named, `gpu-chips`
+      ("sm_80,sm_90"), keys that a remote executor's platform can match.
+    """
+    props = {"gpu": "nvidia"}
+    if runs_on:
+        props["gpu-chips"] = ",".join(runs_on)
+    return props
+
+def _runner_abi_test_impl(ctx):
+    gctx = gpu_context(ctx, toolchains = False)
+    program = ctx.executable.program
+    report = ctx.actions.declare_file(ctx.label.name + ".abi.txt")
+    args = gpubuild_args(gctx)
+    have = ctx.attr._runners_have[BuildSettingInfo].value
+    if have:
+        args.add_joined("--runners-have", have, join_with = ",")
+    args.add("--stamp", report)
+    args.add(program)
+    run_gpubuild(
+        gctx,
+        "abi",
+        args,
+        inputs = [program],
+        outputs = [report],
+        mnemonic = "GpuRunnerAbi",
+        progress_message = "Checking that %s starts on the runners (%s)" % (program.short_path, ", ".join(have) or "no versions declared"),
+    )
+    script = ctx.actions.declare_file(ctx.label.name + ".sh")
+    ctx.actions.write(script, "#!/bin/sh\n# The check ran when the program was built: its report.\ncat '%s'\n" % report.short_path, is_executable = True)
+    return [DefaultInfo(executable = script, runfiles = ctx.runfiles([report]))]
+
+_runner_abi_test = rule(
+    implementation = _runner_abi_test_impl,
+    doc = "Fails the build when `program` needs a newer glibc or libstdc++ than `--@rules_gpu//gpu:runners_have` says the runners have; as a test, prints what it needs.",
+    attrs = {
+        "program": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The test program."),
+        "_gpubuild": attr.label(default = Label("//tools/cmd/gpubuild"), executable = True, cfg = "exec"),
+        "_runners_have": attr.label(default = Label("//gpu:runners_have")),
+    },
+    test = True,
+)
+
+def gpu_cc_test(name, runs_on = [], tags = [], exec_properties = {}, **kwargs):
+    """A `cc_test` that needs a GPU: tagged `gpu`, routed by `runs_on`, and checked for its runners.
+
+    `bazel test --test_tag_filters=-gpu //...` on a machine without a GPU builds it and runs the
+    rest; a GPU runner (tests/gpu/run.sh here, or a remote executor whose platform matches the
+    `exec_properties`) runs it. A companion test, `NAME_runner_abi`, runs everywhere: its build fails
+    when the program needs a newer glibc or libstdc++ than `--@rules_gpu//gpu:runners_have` declares,
+    so a test that could not start on the runners fails where it is built.
+
+    Args:
+      name: the test's name.
+      runs_on: the chips the test may run on, e.g. `["sm_90"]`; they become `exec_properties`
+        (`gpu-chips`). Whether its kernels load there is the `runs_on` of the `cuda_library`s it
+        depends on (or `--@rules_gpu//gpu:runners`).
+      tags: more tags; `gpu` is added.
+      exec_properties: more execution properties; they win over the derived ones.
+      **kwargs: `cc_test`'s attributes (`srcs`, `deps`, `size`, ...).
+    """
+    cc_test(
+        name = name,
+        tags = tags + ([GPU_TAG] if GPU_TAG not in tags else []),
+        exec_properties = dict(gpu_exec_properties(runs_on), **exec_properties),
+        **kwargs
+    )
+    _runner_abi_test(
+        name = name + "_runner_abi",
+        program = ":" + name,
+        tags = [t for t in tags if t not in [GPU_TAG, "manual"]],
+        testonly = True,
+        size = "small",
+        visibility = kwargs.get("visibility"),
+    )
