@@ -10,11 +10,11 @@ bazel build //examples/... //tools/cmd/gpubuild
 g=bazel-bin/tools/cmd/gpubuild/gpubuild_/gpubuild
 runners=sm_75,sm_80,sm_86,sm_89,sm_90,sm_100,sm_120
 driver=13.0
-mapfile -t files < <(bazel cquery 'kind(gpu_module, //examples/...)' --output=files 2>/dev/null)
-for f in "${files[@]}"; do
+# show FILE: its images (gpubuild inspect) and the GPUs it loads on (gpubuild check).
+show() {
+  local f=$1 line="" v r how
   printf '\n== %s (%s bytes)\n' "$f" "$(stat -c %s "$f")"
   "$g" inspect "$f" | sed 's/^/   /'
-  line=""
   while read -r v; do
     r=$(sed 's/.*"runner":"\([^"]*\)".*/\1/' <<<"$v")
     if grep -q '"loads":true' <<<"$v"; then
@@ -26,7 +26,16 @@ for f in "${files[@]}"; do
     fi
   done < <("$g" check --json --runs-on "$runners" --driver "$driver" "$f" 2>/dev/null || true)
   echo "   runs on (driver $driver):$line   (-sm_XX: does not load; (JIT): the driver compiles its PTX)"
-done
+}
+mapfile -t files < <(bazel cquery 'kind(gpu_module, //examples/...)' --output=files 2>/dev/null)
+for f in "${files[@]}"; do show "$f"; done
+
+printf '\n== CUDA C++ with host code (cuda_library): the fatbins that their host code carries\n'
+mapfile -t files < <(bazel cquery 'kind(cuda_library, //examples/...)' --output=files 2>/dev/null | grep '\.fatbin$')
+for f in "${files[@]}"; do show "$f"; done
+printf '\n== the GPU tests (gpu_cc_test): built here, run on a GPU (tests/gpu/run.sh); the system library versions their programs need\n'
+bazel build //examples/cuda:cuda_test_runner_abi >/dev/null 2>&1
+cat bazel-bin/examples/cuda/cuda_test_runner_abi.abi.txt
 
 printf '\n== the gpu_module targets of examples/ (gpubuild chips)\n'
 "$g" chips --repo . //examples/...

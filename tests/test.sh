@@ -58,6 +58,13 @@ fi
 grep -F "does not load on sm_90" <<<"$out" && grep -F "fix: add sm_90 to the chips" <<<"$out" ||
   { echo "FAIL: the refusal does not say why and what to change:" >&2; tail -20 <<<"$out" >&2; exit 1; }
 
+step "the seed in runtime-API form: a cc_binary over an sm_80-only cuda_library is refused for sm_90"
+if out=$(bazel build //examples/cuda:seed_runtime --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1); then
+  echo "FAIL: //examples/cuda:seed_runtime built for runner sm_90; its kernels are sm_80 cubins only" >&2; exit 1
+fi
+grep -F "seed_sm80_cu/seed/seed.fatbin on sm_90 (driver 13.0): does not load on sm_90" <<<"$out" && grep -F "fix: add sm_90 to the chips" <<<"$out" ||
+  { echo "FAIL: the refusal does not say why and what to change:" >&2; tail -20 <<<"$out" >&2; exit 1; }
+
 step "reproducible: two clean builds, at different paths and output roots, give the same bytes"
 tests/reproducible.sh
 

@@ -62,6 +62,27 @@ env/env.sh run bash -c '
 ' _ "$(cd "$out" && pwd)/seed"
 cat "$out/seed/refusal.txt"; ls "$out/seed"
 
+# The GPU tests of the examples (tagged gpu, as gpu_cc_test does): each test program with its
+# runfiles, as `bazel test` would run it, and the seed program in runtime-API form, refused at build
+# time for an sm_90 runner and then built without the check to show what happens on the GPU.
+mkdir -p "$out/bazel"
+env/env.sh run bash -c '
+  set -euo pipefail
+  tests=$(bazel query "attr(tags, \"\\bgpu\\b\", tests(//examples/...))")
+  bazel build $tests //examples/cuda:seed_runtime >/dev/null 2>&1 || bazel build $tests //examples/cuda:seed_runtime
+  : >"$1/tests.txt"
+  for t in $tests //examples/cuda:seed_runtime; do
+    p=${t#//}; p=${p/://}
+    mkdir -p "$1/$p.runfiles"
+    cp -L "bazel-bin/$p" "$1/$p"
+    [ -d "bazel-bin/$p.runfiles" ] && cp -rL "bazel-bin/$p.runfiles/." "$1/$p.runfiles/"
+    [ "$t" = //examples/cuda:seed_runtime ] || echo "$t" >>"$1/tests.txt"
+  done
+  bazel build //examples/cuda:seed_runtime --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1 |
+    grep -E "^(FAIL|OK|     fix:)|checks fail" | sed "s#bazel-out/[^ ]*/##" >"$1/seed_refusal.txt" || true
+' _ "$(cd "$out" && pwd)/bazel"
+cat "$out/bazel/tests.txt" "$out/bazel/seed_refusal.txt"
+
 # The same MLIR examples serialized by MLIR itself (gpu-module-to-binary), for comparison.
 mkdir -p "$out/mlir_own"
 env/env.sh run bash -c '

@@ -7,7 +7,9 @@
 #      answer is compared with `gpubuild check --runs-on <this GPU> --driver <its CUDA version>`;
 #   3. load times: median of repeated loads, SASS vs PTX JIT, with CUDA_CACHE_DISABLE=1;
 #   4.-7. the examples built by rules_gpu, MLIR's own artifacts, the seed scenario, and a C host
-#      program that carries the saxpy fatbin (gpu_cc_library), compiled here.
+#      program that carries the saxpy fatbin (gpu_cc_library), compiled here;
+#   8. the GPU tests Bazel built (gpu_cc_test: cuda_library programs), and the seed program in
+#      runtime-API form.
 # Results go to $OUT (or DIR/out): results.md, and the raw JSON lines.
 set -uo pipefail
 dir=$(cd "${1:?usage: run.sh DIR}" && pwd)
@@ -150,6 +152,39 @@ cudainc=$(dirname "$nvcc")/../include
 if res=$(cd "$e" && gcc -std=c11 -O2 -Wall -I. -I"$cudainc" examples/saxpy/saxpy_host.c examples/saxpy/saxpy_cc.c \
     -L"$(dirname "$nvcc")/../lib64/stubs" -lcuda -lm -o saxpy_host 2>&1 && ./saxpy_host 2>&1); then ok=PASS; else ok=FAIL; fail=1; fi
 echo "$ok: \`gcc saxpy_host.c saxpy_cc.c -lcuda && ./saxpy_host\`: $(tr '\n' ' ' <<<"$res")" >>"$md"
+
+# 8. The GPU tests that Bazel built (gpu_cc_test), run as `bazel test` runs them: from their runfiles,
+# with TEST_SRCDIR and a TEST_TMPDIR; then the seed program in runtime-API form.
+{
+  echo
+  echo "## 8. GPU tests built by Bazel (tags = [\"gpu\"]), run here"
+  echo
+  echo "| test | result | log |"
+  echo "|---|---|---|"
+} >>"$md"
+b=$dir/bazel
+while read -r t; do
+  p=${t#//}; p=${p/://}
+  rf=$b/$p.runfiles; tmp=$(mktemp -d)
+  log=$(cd "$rf/_main" && TEST_SRCDIR=$rf TEST_WORKSPACE=_main TEST_TMPDIR=$tmp timeout 300 "$b/$p" 2>&1); rc=$?
+  rm -rf "$tmp"
+  [ $rc -eq 0 ] && ok=PASS || { ok="FAIL (exit $rc)"; fail=1; }
+  echo "$t: $ok"; echo "$log" | sed 's/^/    /'
+  echo "| $t | $ok | $(tr '\n' ';' <<<"$log" | sed 's/;/; /g') |" >>"$md"
+done <"$b/tests.txt"
+{
+  echo
+  echo "The seed failure in runtime-API form (examples/cuda:seed_runtime, an sm_80-only cuda_library). At build time,"
+  echo "\`bazel build //examples/cuda:seed_runtime --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0\` fails:"
+  echo
+  echo '```'
+  cat "$b/seed_refusal.txt"
+  echo '```'
+  echo
+} >>"$md"
+res=$("$b/examples/cuda/seed_runtime" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q cudaErrorNoKernelImageForDevice <<<"$res"; then ok=PASS; else ok=FAIL; fail=1; fi
+echo "Forced through (built without runners), run here: $ok, exit $rc (expected: 1 and cudaErrorNoKernelImageForDevice): \`$res\`" >>"$md"
 
 # 3. Load times.
 {

@@ -1,5 +1,5 @@
-// Package buildfile has one job: find and edit the gpu_module targets in the BUILD files of a Bazel
-// repository. It reads BUILD files with github.com/bazelbuild/buildtools' parser and writes them back
+// Package buildfile has one job: find and edit the gpu_module (and cuda_library) targets in the BUILD
+// files of a Bazel repository. It reads BUILD files with github.com/bazelbuild/buildtools' parser and writes them back
 // with its printer (build.Format, what buildifier writes), so comments and formatting survive an edit.
 //
 // Open reads the layout of a repository; Repo.Find lists the gpu_module targets that Bazel target
@@ -11,7 +11,8 @@
 //
 // A call is a gpu_module target when it calls the name that gpu_module was loaded under from a
 // "//rules:defs.bzl" of any repository (load("@rules_gpu//rules:defs.bzl", gpu = "gpu_module") makes
-// gpu(...) one), or the name gpu_module itself unless a load binds it to something else.
+// gpu(...) one), or the name gpu_module itself unless a load binds it to something else; the same
+// for cuda_library, whose chips mean the same.
 package buildfile
 
 import (
@@ -284,10 +285,16 @@ func (f *file) scan() {
 	}
 }
 
-// gpuModuleNames are the names under which the file calls gpu_module.
+// chipRules are the rules of rules_gpu that have chips: gpu_module and cuda_library.
+var chipRules = []string{"gpu_module", "cuda_library"}
+
+// gpuModuleNames are the names under which the file calls a rule of chipRules.
 func gpuModuleNames(f *build.File) map[string]bool {
 	names := map[string]bool{}
-	literal := true
+	literal := map[string]bool{}
+	for _, r := range chipRules {
+		literal[r] = true
+	}
 	for _, stmt := range f.Stmt {
 		l, ok := stmt.(*build.LoadStmt)
 		if !ok {
@@ -296,15 +303,17 @@ func gpuModuleNames(f *build.File) map[string]bool {
 		defs := isDefsBzl(l.Module.Value)
 		for i, from := range l.From {
 			to := l.To[i].Name
-			if defs && from.Name == "gpu_module" {
+			if defs && slices.Contains(chipRules, from.Name) {
 				names[to] = true
-			} else if to == "gpu_module" && from.Name != "gpu_module" {
-				literal = false // load(":x.bzl", gpu_module = "something_else")
+			} else if slices.Contains(chipRules, to) && from.Name != to {
+				literal[to] = false // load(":x.bzl", gpu_module = "something_else")
 			}
 		}
 	}
-	if literal {
-		names["gpu_module"] = true
+	for r, ok := range literal {
+		if ok {
+			names[r] = true
+		}
 	}
 	return names
 }

@@ -256,21 +256,23 @@ func TestGPUModuleNames(t *testing.T) {
 		src  string
 		want string
 	}{
-		{`load("@rules_gpu//rules:defs.bzl", "gpu_module")`, "gpu_module"},
-		{`load("@rules_gpu//rules:defs.bzl", g = "gpu_module")`, "g gpu_module"},
-		{`load("//rules:defs.bzl", g = "gpu_module")`, "g gpu_module"},
-		{`load("@@rules_gpu+//rules:defs.bzl", g = "gpu_module")`, "g gpu_module"},
-		{`load("//my:macros.bzl", "gpu_module")`, "gpu_module"},
-		{`load("//my:macros.bzl", gpu_module = "my_rule")`, ""},
-		{`load("//other/rules:defs.bzl", g = "gpu_module")`, "gpu_module"},
-		{``, "gpu_module"},
+		{`load("@rules_gpu//rules:defs.bzl", "gpu_module")`, "cuda_library gpu_module"},
+		{`load("@rules_gpu//rules:defs.bzl", g = "gpu_module")`, "cuda_library g gpu_module"},
+		{`load("//rules:defs.bzl", g = "gpu_module")`, "cuda_library g gpu_module"},
+		{`load("@@rules_gpu+//rules:defs.bzl", g = "gpu_module")`, "cuda_library g gpu_module"},
+		{`load("//my:macros.bzl", "gpu_module")`, "cuda_library gpu_module"},
+		{`load("//my:macros.bzl", gpu_module = "my_rule")`, "cuda_library"},
+		{`load("//other/rules:defs.bzl", g = "gpu_module")`, "cuda_library gpu_module"},
+		{``, "cuda_library gpu_module"},
+		{`load("@rules_gpu//rules:defs.bzl", c = "cuda_library")`, "c cuda_library gpu_module"},
+		{`load("//my:macros.bzl", cuda_library = "my_rule")`, "gpu_module"},
 	} {
 		f, err := build.ParseBuild("BUILD", []byte(tc.src))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, n := range []string{"g", "gpu_module"} {
+		for _, n := range []string{"c", "cuda_library", "g", "gpu_module"} {
 			if gpuModuleNames(f)[n] {
 				got = append(got, n)
 			}
