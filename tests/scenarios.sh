@@ -146,6 +146,44 @@ scenario_embed() {
   fi
 }
 
+# cuda: CUDA C++ with host code in a user's repository. A gpu_cc_test over an rdc cuda_library builds
+# (and, without a GPU, only its runner ABI test runs); editing one of the library's two sources re-runs
+# that source's compile per chip, each chip's device link, the fatbin, its host compile and the
+# registration, and nothing of the other source. Without rdc, the source that calls the other's
+# __device__ function fails, naming it and the fix; an sm_80-only library in a test for sm_90
+# runners, and a program that needs a newer glibc than the runners have, fail the build.
+scenario_cuda() {
+  workspace cuda
+  out=$(nbazel test --test_tag_filters=-gpu //... 2>&1)
+  if [ $? -ne 0 ]; then bad cuda/test "bazel test fails: $(tail -20 <<<"$out")"; else
+    expect cuda/test "$out" "//:scale_test_runner_abi" "1 test passes"
+  fi
+  echo "__device__ float unused_by_scale(float x) { return x + 1.0f; }" >>"$ws/twice.cu"
+  out=$(nbazel build //:scale_test --execution_log_json_file="$ws/exec.json" 2>&1)
+  if [ $? -ne 0 ]; then bad cuda/edit "the build after editing twice.cu fails: $(tail -20 <<<"$out")"; else
+    local compiles links hosts regs
+    compiles=$(executed "$ws/exec.json" GpuCompile) links=$(executed "$ws/exec.json" GpuLink)
+    hosts=$(executed "$ws/exec.json" CudaHostCompile) regs=$(executed "$ws/exec.json" CudaRegister)
+    if [ "$compiles" = 5 ] && [ "$links" = 1 ] && [ "$hosts" = 1 ] && [ "$regs" = 1 ]; then
+      ok "cuda/edit (editing twice.cu re-ran 2 source compiles + 3 device-link compiles, 1 link, 1 host compile, 1 registration)"
+    else
+      bad cuda/edit "ran $compiles compile, $links link, $hosts host compile and $regs registration actions, want 5 (twice.cu for 2 chips, the sm_80 PTX and cubin, the sm_90 cubin), 1, 1 and 1"
+    fi
+  fi
+  out=$(nbazel build //:scale_no_rdc 2>&1)
+  if [ $? -eq 0 ]; then bad cuda/no_rdc "the build passed; scale.cu's module lacks twice()"; else
+    expect cuda/no_rdc "$out" "//:scale_no_rdc: compiling scale.cu for sm_80" "the device code uses the __device__ function \"_Z5twicef\", which no source of this module defines" "rdc = True"
+  fi
+  out=$(nbazel build //:scale_sm80_test --@rules_gpu//gpu:runners=sm_90 2>&1)
+  if [ $? -eq 0 ]; then bad cuda/runner "the build passed; the library's kernels are sm_80 cubins only"; else
+    expect cuda/runner "$out" "//:scale_sm80" "does not load on sm_90" "fix: add sm_90 to the chips"
+  fi
+  out=$(nbazel build //:scale_test_runner_abi --@rules_gpu//gpu:runners_have=GLIBC_2.17 2>&1)
+  if [ $? -eq 0 ]; then bad cuda/abi "the build passed for runners with glibc 2.17"; else
+    expect cuda/abi "$out" "//:scale_test_runner_abi" "cannot start on the runners: it needs GLIBC_2." "the runners have GLIBC_2.17" "fix: build it against an older C library"
+  fi
+}
+
 # badinput: each bad input fails with one error naming the target, the file and the chip, and leaves
 # no output: PTX ISA too low for its chip, malformed MLIR, malformed PTX, a module with no kernel, a
 # CUDA C++ header that no dependency provides, a
@@ -193,7 +231,7 @@ scenario_badinput() {
 }
 
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(seed chips hermetic embed badinput)
+[ ${#names[@]} -eq 0 ] && names=(seed chips hermetic embed cuda badinput)
 for name in "${names[@]}"; do
   start=$SECONDS
   "scenario_$name"

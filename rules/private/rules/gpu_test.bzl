@@ -83,7 +83,7 @@ def gpu_cc_test(name, runs_on = [], tags = [], exec_properties = {}, **kwargs):
     _runner_abi_test(
         name = name + "_runner_abi",
         program = ":" + name,
-        tags = [t for t in tags if t not in [GPU_TAG, "manual"]],
+        tags = [t for t in tags if t != GPU_TAG],
         testonly = True,
         size = "small",
         visibility = kwargs.get("visibility"),

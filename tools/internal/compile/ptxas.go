@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -81,14 +82,16 @@ var unresolvedExtern = regexp.MustCompile(`Unresolved extern (function|variable)
 // for C++) no source of the module defines, and how to link the source that does.
 func (t Tools) explainUnresolved(job Job, what, name string) error {
 	fix := "define it in this source"
+	// A fatbin's cubin is compiled from its PTX: the user's source (Origin) says it was CUDA C++.
+	cuda := job.Kind == KindCUDA || (job.Kind == KindPTX && strings.EqualFold(filepath.Ext(job.Origin), ".cu"))
 	switch {
 	case len(job.Link) > 0:
 		fix = "define it in one of the sources (an extern declaration is not a definition), or add the source that defines it to them"
 	case job.Kind == KindCUDA && job.Compiler == CompilerNVCC:
 		fix += "; using one that another source defines (relocatable device code, rdc) needs clang as the compiler"
-	case job.Kind == KindCUDA && t.Missing == nil:
+	case cuda && t.Missing == nil:
 		fix += ", or, when another source of the target defines it, set rdc = True on the target, so that its sources are compiled as relocatable device code and linked for each chip"
-	case job.Kind == KindCUDA:
+	case cuda:
 		fix += ", or, when another source defines it, compile each source with gpubuild compile --rdc --format offload, then their bitcode together with one gpubuild compile A.bc B.bc"
 	case job.Kind == KindLLVM && t.Missing != nil:
 		fix += ", or give the module that defines it to the same gpubuild compile (A.ll B.bc), which links them"

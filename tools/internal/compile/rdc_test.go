@@ -104,12 +104,22 @@ func TestUnresolvedExtern(t *testing.T) {
 		}
 		return out
 	}
+	isa := func(name string) string {
+		out := filepath.Join(t.TempDir(), name+".ptx")
+		if err := tools.Compile(context.Background(), Job{Src: filepath.Join(dir, name), Out: out, Format: FormatISA, Chip: sm90, Toolkit: tk}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
 	for _, tc := range []struct {
 		name  string
 		tools Tools
 		job   Job
 		want  []string
 	}{
+		// A fatbin's cubin is its PTX through ptxas: the CUDA C++ origin still leads to rdc.
+		{"PTX of CUDA C++", tools, Job{Src: isa("use_twice.cu"), Origin: "use_twice.cu"},
+			[]string{"compiling use_twice.cu for sm_90", `"_Z5twicef"`, "set rdc = True on the target"}},
 		{"function", tools, Job{Src: filepath.Join(dir, "use_twice.cu")},
 			[]string{`uses the __device__ function "_Z5twicef", which no source of this module defines`, "set rdc = True on the target",
 				"ptxas fatal   : Unresolved extern function '_Z5twicef'", "command: " + tools.Ptxas}},
