@@ -1,7 +1,7 @@
 """rules_gpu: the public Starlark surface. Load everything from here.
 
 ```starlark
-load("@rules_gpu//rules:defs.bzl", "gpu_cc_library", "gpu_go_library", "gpu_module")
+load("@rules_gpu//rules:defs.bzl", "cuda_library", "gpu_cc_library", "gpu_cc_test", "gpu_go_library", "gpu_module")
 
 gpu_module(
     name = "saxpy",
@@ -12,6 +12,10 @@ gpu_module(
 # The fatbin inside host programs:
 gpu_go_library(name = "saxpy_go", module = ":saxpy", importpath = "example.com/saxpy")
 gpu_cc_library(name = "saxpy_cc", module = ":saxpy")
+
+# CUDA C++ with host code, as a C++ library; a test that needs a GPU:
+cuda_library(name = "kernels", srcs = ["a.cu", "b.cu"], hdrs = ["kernels.h"], chips = ["sm_80", "sm_90"], rdc = True)
+gpu_cc_test(name = "kernels_test", srcs = ["kernels_test.cc"], deps = [":kernels"], runs_on = ["sm_90"])
 ```
 """
 

@@ -170,6 +170,16 @@ scenario_cuda() {
       bad cuda/edit "ran $compiles compile, $links link, $hosts host compile and $regs registration actions, want 5 (twice.cu for 2 chips, the sm_80 PTX and cubin, the sm_90 cubin), 1, 1 and 1"
     fi
   fi
+  # gpu_cc_test: tagged gpu, and routed to a GPU executor by the exec_properties derived from runs_on.
+  out=$(nbazel query --output=build //:scale_test 2>&1)
+  expect cuda/gpu_test "$out" 'tags = ["gpu"]' '"gpu": "nvidia"' '"gpu-chips": "sm_90"'
+  # The CUDA runtime: static by default (the program needs only libc and friends), shared on request.
+  local needed
+  needed=$(cd "$ws" && objdump -p bazel-bin/scale_test | grep NEEDED)
+  if grep -q libcudart <<<"$needed"; then bad cuda/cudart_static "the program needs a shared cudart: $needed"; else ok cuda/cudart_static; fi
+  out=$(nbazel build //:scale_test --@rules_gpu//gpu:cudart=shared 2>&1) || { bad cuda/cudart_shared "the build fails: $(tail -20 <<<"$out")"; }
+  needed=$(cd "$ws" && objdump -p bazel-bin/scale_test | grep NEEDED)
+  if grep -q 'libcudart\.so' <<<"$needed"; then ok cuda/cudart_shared; else bad cuda/cudart_shared "the program does not need libcudart.so: $needed"; fi
   out=$(nbazel build //:scale_no_rdc 2>&1)
   if [ $? -eq 0 ]; then bad cuda/no_rdc "the build passed; scale.cu's module lacks twice()"; else
     expect cuda/no_rdc "$out" "//:scale_no_rdc: compiling scale.cu for sm_80" "the device code uses the __device__ function \"_Z5twicef\", which no source of this module defines" "rdc = True"

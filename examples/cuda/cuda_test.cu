@@ -119,6 +119,30 @@ static void test_axpy(const char *what) {
   cudaFree(dy);
 }
 
+static void test_stream_nvcc() {
+  const int n = 300;
+  std::vector<float> x(n), want(n);
+  for (int i = 0; i < n; i++) {
+    x[i] = i % 7 == 0 ? INFINITY : float(i) / 4;
+    want[i] = std::isfinite(x[i]) ? x[i] * 3.0f : x[i];
+  }
+  float *dx;
+  cudaMalloc(&dx, n * sizeof(float));
+  cudaMemcpy(dx, x.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+  if (!ok(stream_scale_run(n, dx, 3.0f), "stream_scale<float> (device side by nvcc)")) return;
+  cudaMemcpy(x.data(), dx, n * sizeof(float), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; i++) {
+    if (!(x[i] == want[i])) {
+      std::printf("FAIL stream_scale<float>: [%d] = %g, the CPU says %g\n", i, x[i], want[i]);
+      failures++;
+      cudaFree(dx);
+      return;
+    }
+  }
+  std::printf("ok   stream_scale<float>: nvcc's device code, clang's host stub (%d values agree with the CPU)\n", n);
+  cudaFree(dx);
+}
+
 int main() {
   int device = 0;
   cudaDeviceProp prop;
@@ -128,6 +152,7 @@ int main() {
   test_half_dot();
   test_axpy<float>("axpy<float> (a kernel template)");
   test_axpy<double>("axpy<double> (the same template)");
+  test_stream_nvcc();
   std::printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
   return failures ? 1 : 0;
 }
