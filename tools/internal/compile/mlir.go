@@ -9,9 +9,11 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
 )
 
-// lowerPipeline lowers the device code of every gpu.module to the LLVM and NVVM dialects, as MLIR's
-// own gpu-lower-to-nvvm-pipeline does for the device side.
-const lowerPipeline = "builtin.module(gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts))"
+// lowerPipeline outlines gpu.launch regions into gpu.modules (gpu-kernel-outlining: a launch in
+// @main becomes gpu.module @main_kernel, as in MLIR's integration tests; existing gpu.modules are
+// kept) and lowers the device code of every gpu.module to the LLVM and NVVM dialects, as MLIR's own
+// gpu-lower-to-nvvm-pipeline does for the device side.
+const lowerPipeline = "builtin.module(gpu-kernel-outlining,gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts))"
 
 // mlirToLLVM lowers the selected gpu.module with mlir-opt, wraps its body in a builtin module and
 // translates that to LLVM IR with mlir-translate.
@@ -70,7 +72,7 @@ func moduleBody(printed []byte, pattern string) (string, error) {
 	}
 	switch {
 	case len(mods) == 0:
-		return "", fmt.Errorf("no gpu.module in the source: kernels must be inside a gpu.module")
+		return "", fmt.Errorf("no gpu.module or gpu.launch in the source: kernels must be inside a gpu.module, or be gpu.launch regions (outlined into gpu.module @FUNC_kernel)")
 	case len(names) == 0:
 		return "", fmt.Errorf("no gpu.module is a direct child of the top-level module (nested: %s): kernels must be in a gpu.module at the top level", strings.Join(nested, ", "))
 	case len(picked) == 0:

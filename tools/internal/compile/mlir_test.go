@@ -102,8 +102,8 @@ func TestModuleBody(t *testing.T) {
 
 func TestModuleBodyNoCandidates(t *testing.T) {
 	for _, tc := range []struct{ name, printed, want string }{
-		{"no module", "module {\n  llvm.func @f() {\n    llvm.return\n  }\n}\n", "no gpu.module in the source: kernels must be inside a gpu.module"},
-		{"only decoys", "module {\n  // gpu.module @c {\n  llvm.mlir.global internal constant @s(\"gpu.module @s {\") : !llvm.array<15 x i8>\n}\n", "no gpu.module in the source"},
+		{"no module", "module {\n  llvm.func @f() {\n    llvm.return\n  }\n}\n", "no gpu.module or gpu.launch in the source: kernels must be inside a gpu.module, or be gpu.launch regions"},
+		{"only decoys", "module {\n  // gpu.module @c {\n  llvm.mlir.global internal constant @s(\"gpu.module @s {\") : !llvm.array<15 x i8>\n}\n", "no gpu.module or gpu.launch in the source"},
 		{"only nested", "module {\n  module @m {\n    gpu.module @k {\n    }\n  }\n}\n", "no gpu.module is a direct child of the top-level module (nested: @k)"},
 		{"unreadable", "module {\n  gpu.module @k {\n", "cannot read mlir-opt's output: 2:17: '{' is never closed"},
 	} {

@@ -37,6 +37,7 @@ func TestPipeline(t *testing.T) {
 		{"testdata/saxpy.mlir", "saxpy"},
 		{"testdata/saxpy.cu", "saxpy"},
 		{"testdata/softplus.ll", "softplus"},
+		{"testdata/launch.mlir", "main_kernel"}, // a gpu.launch, outlined
 	} {
 		for _, format := range []Format{FormatOffload, FormatISA, FormatBin} {
 			for _, c := range []string{"sm_80", "sm_90"} {
@@ -133,7 +134,7 @@ func TestPipelineErrors(t *testing.T) {
 	}{
 		{name: "malformed MLIR", src: write("bad.mlir", "module {\n  gpu.module @k {\n    gpu.func @f( kernel {\n"),
 			want: []string{"lower to NVVM", "mlir-opt", "bad.mlir"}},
-		{name: "no gpu.module", src: write("none.mlir", "module {\n}\n"), want: []string{"no gpu.module in the source"}},
+		{name: "no gpu.module", src: write("none.mlir", "module {\n}\n"), want: []string{"no gpu.module or gpu.launch in the source"}},
 		{name: "two modules, none selected", src: two, want: []string{"2 gpu.modules match", "@a, @b"}},
 		{name: "module regex matches none", src: two, module: "^c$", want: []string{`no gpu.module matches --module "^c$"`, "@a, @b"}},
 		{name: "malformed LLVM IR", src: write("bad.ll", "define void @k( {\n"), want: []string{"optimise", "bad.ll"}},
