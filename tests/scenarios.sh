@@ -158,6 +158,12 @@ scenario_cuda() {
   if [ $? -ne 0 ]; then bad cuda/test "bazel test fails: $(tail -20 <<<"$out")"; else
     expect cuda/test "$out" "//:scale_test_runner_abi" "1 test passes"
   fi
+  # An LLVM IR source in an rdc library: device code only, linked with scale.cu's per chip.
+  out=$(nbazel build //:scale_ll --output_groups=+fatbins 2>&1)
+  if [ $? -ne 0 ]; then bad cuda/ll "the build fails: $(tail -20 <<<"$out")"; else
+    out=$(nbazel run @rules_gpu//tools/cmd/gpubuild -- inspect --json "$ws/bazel-bin/scale_ll.fatbin" 2>&1)
+    expect cuda/ll "$out" '"arch":"sm_80"' '"arch":"sm_90"' '"kind":"ptx"'
+  fi
   echo "__device__ float unused_by_scale(float x) { return x + 1.0f; }" >>"$ws/twice.cu"
   out=$(nbazel build //:scale_test --execution_log_json_file="$ws/exec.json" 2>&1)
   if [ $? -ne 0 ]; then bad cuda/edit "the build after editing twice.cu fails: $(tail -20 <<<"$out")"; else

@@ -55,8 +55,11 @@ def _cuda_library_impl(ctx):
     srcs = ctx.files.srcs
     fmt = ctx.attr.format
     rdc = ctx.attr.rdc
-    if not srcs:
-        fail("%s: srcs is empty; a cuda_library compiles .cu sources (headers alone go in a cc_library)" % label)
+    if not [s for s in srcs if s.extension == "cu"]:
+        fail("%s: srcs holds no .cu source; a cuda_library compiles CUDA C++ with its host code (headers alone go in a cc_library, device code alone in a gpu_module)" % label)
+    ir = [s for s in srcs if s.extension != "cu"]
+    if ir and not rdc:
+        fail("%s: %s is LLVM IR, which joins the device code of the other sources only by device linking: set rdc = True" % (label, ir[0].short_path))
 
     # A source may hold host code that launches other sources' kernels, and no kernel of its own.
     settings = module_settings(ctx, gctx, srcs = srcs, format = fmt, rdc = rdc, no_kernel_ok = True)
@@ -103,7 +106,8 @@ def _cuda_library_impl(ctx):
         built, fatbin = module(name, srcs)
         fatbins.append(fatbin)
         per_chip += built.files_by_chip.values()
-        objects = [host(src, None) for src in srcs]
+        # LLVM IR sources are device code only: linked per chip, no host side.
+        objects = [host(src, None) for src in srcs if src.extension == "cu"]
         register = ctx.actions.declare_file("_objs/%s/%s.register.c" % (name, name))
         emit_register(gctx, objects = objects, fatbin = fatbin, out = register)
         generated.append(register)
@@ -191,9 +195,9 @@ the lowest chip), `bin` (only the cubins: no JIT on other GPUs) or `jit` (only P
         "host_copts": attr.string_list(doc = "Options of clang's host compile of the sources, e.g. `[\"-Wall\"]`."),
         "linkopts": attr.string_list(doc = "Options for linking programs that depend on this library, as `cc_library`'s `linkopts`."),
         "srcs": attr.label_list(
-            allow_files = [".cu"],
+            allow_files = [".cu", ".ll", ".bc"],
             mandatory = True,
-            doc = "The CUDA C++ sources: their device side is built per chip, their host side into this library.",
+            doc = "The CUDA C++ sources: their device side is built per chip, their host side into this library. With `rdc`, also LLVM IR (`.ll`, `.bc`: device code linked into the module per chip).",
         ),
         "_cc_toolchain": attr.label(default = Label("@rules_cc//cc:current_cc_toolchain")),
         "_cudart": attr.label(default = Label("//cuda:runtime"), providers = [CcInfo]),
