@@ -106,6 +106,7 @@ def _cuda_library_impl(ctx):
         built, fatbin = module(name, srcs)
         fatbins.append(fatbin)
         per_chip += built.files_by_chip.values()
+
         # LLVM IR sources are device code only: linked per chip, no host side.
         objects = [host(src, None) for src in srcs if src.extension == "cu"]
         register = ctx.actions.declare_file("_objs/%s/%s.register.c" % (name, name))
