@@ -1,0 +1,28 @@
+// Package mlirrt is the runtime that MLIR GPU programs built by rules_gpu link: the CUDA runtime
+// wrappers that MLIR's gpu-to-llvm lowering calls (mgpuModuleLoad, mgpuLaunchKernel, ...; upstream
+// mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp), over the CUDA driver, and MLIR's printing
+// helpers (printMemrefF32, printF32, ...; upstream CRunnerUtils.cpp, RunnerUtils.cpp and
+// Float16bits.cpp), exported to C with upstream's names and ABIs (LLVM 21). Debian has no
+// libmlir_cuda_runtime, and its runner-utils libraries need libMLIR.so and a newer glibc than the
+// GPU machines, so programs link this instead: a main package that imports it, built with
+// -buildmode=c-archive and -tags cuda, linked with the program's object and -lcuda.
+//
+// print.go (pure Go, every build) formats memrefs and scalars byte for byte as upstream does;
+// explain.go (pure Go) says why the driver refused a module. The C side needs cgo, cuda.h and
+// libcuda and builds only with the "cuda" build tag: exports_cuda.go holds the //export functions,
+// wrappers_cuda.c the few wrappers that must be C (see there: module loads run in global
+// constructors, before the Go runtime starts).
+//
+// Contexts: like upstream's ScopedContext, every wrapper that calls the driver pushes the primary
+// context of the calling thread's default device (mgpuSetDefaultDevice, thread-local, 0 by default)
+// and pops it before returning. A C call into an exported Go function runs on the calling C thread,
+// and the runtime keeps that goroutine locked to the thread until the call returns, so the push,
+// the driver calls and the pop all happen on the caller's thread; nothing needs
+// runtime.LockOSThread. Unlike upstream, which keeps one primary context for whichever device was
+// the default first, each device ordinal gets its own.
+//
+// Errors: upstream prints "'call' failed with 'CUDA_ERROR_...'" and carries on; here the first
+// failure prints the call, its arguments where they help, the driver's error name and string, and
+// for a module that does not load the images it holds, the GPU's chip and the fix, then flushes
+// stdout and exits with status 1.
+package mlirrt

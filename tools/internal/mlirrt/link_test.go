@@ -1,0 +1,125 @@
+package mlirrt
+
+import (
+	"bytes"
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
+)
+
+// TestLink proves that the package provides every symbol, under the right name, that an MLIR GPU
+// program lowered by LLVM 21 calls: it builds the package as a C archive (testdata/cmain, with the
+// cuda tag), lowers testdata/prog2.mlir and testdata/e2e.mlir to objects as rules_gpu's MLIR programs
+// are lowered, once per gpu.binary format (fatbin loads through mgpuModuleLoad, isa through mgpuModuleLoadJIT), and
+// links the two with clang into an executable. On a machine with an NVIDIA GPU (one listed under
+// /proc/driver/nvidia/gpus) it also runs the program and checks what it prints.
+func TestLink(t *testing.T) {
+	goTool := testtool.Find(t, "GO", "go")
+	if mod, err := exec.Command(goTool, "env", "GOMOD").Output(); err != nil || !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
+		t.Skip("not run from the Go module (under Bazel, say): go build cannot build testdata/cmain here")
+	}
+	opt := testtool.Find(t, "MLIR_OPT", "mlir-opt-21")
+	translate := testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21")
+	llc := testtool.Find(t, "LLC", "llc-21")
+	clang := testtool.Find(t, "CLANG", "clang-21")
+	if _, err := exec.LookPath("ptxas"); err != nil && os.Getenv("CUDA_ROOT") == "" {
+		t.Skip("no ptxas on PATH and no CUDA_ROOT: mlir-opt cannot build the device code")
+	}
+	dir := t.TempDir()
+	run := func(name string, args ...string) []byte {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes())
+		}
+		return out
+	}
+
+	archive := filepath.Join(dir, "libmlirrt.a")
+	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./testdata/cmain")
+
+	const meta = `Unranked Memref base@ = 0x[0-9a-f]+ rank = 1 offset = 0 sizes = \[4\] strides = \[1\]`
+	programs := []struct {
+		name string
+		want *regexp.Regexp // what it prints
+	}{
+		{"prog2", regexp.MustCompile(`^` + meta + ` data = \n\[0,  1,  2,  3\]\n$`)},
+		{"e2e", regexp.MustCompile(`^` + meta + ` data = \n\[110,  111,  112,  113\]\n` + meta + `\n` +
+			meta + ` data = \n\[2,  2,  2,  2\]\n10\n$`)},
+	}
+	for _, p := range programs {
+		for _, format := range []string{"fatbin", "isa"} {
+			t.Run(p.name+"/"+format, func(t *testing.T) {
+				base := filepath.Join(dir, p.name+"-"+format)
+				run(opt, "testdata/"+p.name+".mlir", `--gpu-lower-to-nvvm-pipeline=cubin-chip=sm_90 cubin-format=`+format, "-o", base+".mlir")
+				run(translate, "--mlir-to-llvmir", base+".mlir", "-o", base+".ll")
+				run(llc, "-filetype=obj", "-relocation-model=pic", base+".ll", "-o", base+".o")
+				run(clang, base+".o", archive, "-lcuda", "-lpthread", "-ldl", "-o", base)
+
+				// Every runtime symbol the object needs is defined in the program, by the archive.
+				needs := symbols(t, base+".o", false)
+				has := symbols(t, base, true)
+				var runtime []string
+				for name := range needs {
+					if strings.HasPrefix(name, "mgpu") || strings.HasPrefix(name, "print") || strings.HasPrefix(name, "_mlir_ciface_") {
+						runtime = append(runtime, name)
+						if !has[name] {
+							t.Errorf("the program needs %s, which the archive does not define", name)
+						}
+					}
+				}
+				load := map[string]string{"fatbin": "mgpuModuleLoad", "isa": "mgpuModuleLoadJIT"}[format]
+				if !needs[load] || !needs["printMemrefF32"] || !needs["mgpuLaunchKernel"] {
+					t.Errorf("the object does not call %s, mgpuLaunchKernel and printMemrefF32, as this test expects: %v", load, runtime)
+				}
+
+				if gpus, _ := os.ReadDir("/proc/driver/nvidia/gpus"); len(gpus) == 0 {
+					t.Logf("linked %s; no GPU here to run it", filepath.Base(base))
+					return
+				}
+				cmd := exec.Command(base)
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				// MLIR's main returns void, so the exit status is whatever the last call left: judge
+				// the output and the runtime's own errors (a message, exit status 1) instead.
+				err := cmd.Run()
+				if stderr.Len() > 0 {
+					t.Fatalf("%s: %v\n%s", filepath.Base(base), err, stderr.Bytes())
+				}
+				if !p.want.Match(stdout.Bytes()) {
+					t.Errorf("%s printed\n%q", filepath.Base(base), stdout.Bytes())
+				}
+			})
+		}
+	}
+}
+
+// symbols returns the names of the undefined symbols of an ELF object, or the defined ones.
+func symbols(t *testing.T, path string, defined bool) map[string]bool {
+	t.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, s := range syms {
+		if (s.Section != elf.SHN_UNDEF) == defined && s.Name != "" {
+			out[s.Name] = true
+		}
+	}
+	return out
+}
