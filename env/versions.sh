@@ -5,8 +5,10 @@
 #   bazel-bootstrap 7.7.1 needs libblake3-0, which its package forgets to depend on.
 #   nvidia-cuda-toolkit (non-free) is CUDA 12.4: ptxas, fatbinary, cuobjdump, nvdisasm, nvcc, libdevice.
 #   mlir-21-tools has mlir-opt with nvvm-attach-target and gpu-module-to-binary.
+#   make runs tests/bench/cuda's Makefile (the nvcc side of tests/bench/cuda.sh).
+#   llvm-21-tools has FileCheck-21, which tools/internal/filecheck's corpus test compares with.
 RULES_GPU_APT_PACKAGES="bazel-bootstrap libblake3-0 golang-go git ca-certificates python3 \
-nvidia-cuda-toolkit mlir-21-tools llvm-21 clang-21 bazel-stardoc bazel-rules-shell"
+nvidia-cuda-toolkit mlir-21-tools llvm-21 clang-21 bazel-stardoc bazel-rules-shell make llvm-21-tools"
 
 # Bazel rules from the Go module proxy (they are Go modules too).
 RULES_GO_VERSION=v0.62.0
