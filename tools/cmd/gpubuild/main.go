@@ -254,11 +254,7 @@ func (o *common) errorf(format string, args ...any) error {
 // write writes data to the -o output: "-" is standard output, any other path is written by
 // atomicfile.Write (replaced at once, or written through when a device or FIFO).
 func (o *common) write(stdout io.Writer, data []byte) error {
-	if o.out == "-" {
-		_, err := stdout.Write(data)
-		return o.wrap(err)
-	}
-	return o.wrap(atomicfile.Write(o.out, data))
+	return o.wrap(atomicfile.Output(o.out, stdout, data))
 }
 
 // multiFlag is a repeatable flag: each use appends its value.

@@ -27,6 +27,7 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -83,6 +84,29 @@ func WriteAll(files ...File) error {
 		}
 	}
 	return nil
+}
+
+// Output writes data to an output named on a command line: "-" is stdout (an error when stdout
+// is nil), any other path is written by Write.
+func Output(path string, stdout io.Writer, data []byte) error {
+	switch {
+	case path == "-" && stdout == nil:
+		return errors.New(`output "-" (standard output) without a writer for it`)
+	case path == "-":
+		_, err := stdout.Write(data)
+		return err
+	}
+	return Write(path, data)
+}
+
+// MkdirTemp makes a temporary directory for the work whose result goes to the output path ("-":
+// standard output): in WorkDir(path), or os.TempDir() for standard output. The caller removes it.
+func MkdirTemp(path string) (string, error) {
+	dir := os.TempDir()
+	if path != "-" {
+		dir = WorkDir(path)
+	}
+	return os.MkdirTemp(dir, ".gpubuild-")
 }
 
 // WorkDir is the directory where a program should create the temporary files of the work whose

@@ -170,3 +170,25 @@ func TestWorkDir(t *testing.T) {
 		}
 	}
 }
+
+func TestOutput(t *testing.T) {
+	var b strings.Builder
+	if err := atomicfile.Output("-", &b, []byte("x")); err != nil || b.String() != "x" {
+		t.Errorf(`Output("-") = %v, wrote %q`, err, b.String())
+	}
+	if err := atomicfile.Output("-", nil, []byte("x")); err == nil {
+		t.Error(`Output("-") without a writer succeeded`)
+	}
+	path := filepath.Join(t.TempDir(), "out")
+	if err := atomicfile.Output(path, nil, []byte("y")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "y" {
+		t.Errorf("Output(%s) wrote %q", path, got)
+	}
+	tmp, err := atomicfile.MkdirTemp(path)
+	if err != nil || filepath.Dir(tmp) != filepath.Dir(path) {
+		t.Errorf("MkdirTemp(%s) = %s, %v: want a directory beside it", path, tmp, err)
+	}
+	os.RemoveAll(tmp)
+}

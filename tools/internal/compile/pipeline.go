@@ -343,15 +343,7 @@ func finish(job Job, path string) error {
 	if err != nil {
 		return job.fail(nil, "", err)
 	}
-	switch {
-	case job.Out == "-" && job.Stdout == nil:
-		err = errors.New(`output "-" (standard output) without a Job.Stdout`)
-	case job.Out == "-":
-		_, err = job.Stdout.Write(data)
-	default:
-		err = atomicfile.Write(job.Out, data)
-	}
-	if err != nil {
+	if err := atomicfile.Output(job.Out, job.Stdout, data); err != nil {
 		return job.fail(nil, "", err)
 	}
 	return nil
@@ -361,11 +353,7 @@ func finish(job Job, path string) error {
 // is a regular file (in Bazel's output tree, on the output's file system), else (a device, a FIFO,
 // standard output) in the system's temporary directory. The caller removes it.
 func (job Job) workDir() (string, error) {
-	dir := os.TempDir()
-	if job.Out != "-" {
-		dir = atomicfile.WorkDir(job.Out)
-	}
-	tmp, err := os.MkdirTemp(dir, ".gpubuild-")
+	tmp, err := atomicfile.MkdirTemp(job.Out)
 	if err != nil {
 		return "", job.fail(nil, "", err)
 	}

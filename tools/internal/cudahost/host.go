@@ -88,11 +88,7 @@ func Compile(ctx context.Context, tools compile.Tools, job Job) error {
 			return job.fail(nil, "", fmt.Errorf("the source's fatbin: %w", err))
 		}
 	}
-	dir := os.TempDir()
-	if job.Out != "-" {
-		dir = atomicfile.WorkDir(job.Out)
-	}
-	tmp, err := os.MkdirTemp(dir, ".gpubuild-")
+	tmp, err := atomicfile.MkdirTemp(job.Out)
 	if err != nil {
 		return job.fail(nil, "", err)
 	}
@@ -133,15 +129,7 @@ func Compile(ctx context.Context, tools compile.Tools, job Job) error {
 	if err != nil {
 		return job.fail(nil, "", err)
 	}
-	switch {
-	case job.Out == "-" && job.Stdout == nil:
-		err = errors.New(`output "-" (standard output) without a Job.Stdout`)
-	case job.Out == "-":
-		_, err = job.Stdout.Write(data)
-	default:
-		err = atomicfile.Write(job.Out, data)
-	}
-	if err != nil {
+	if err := atomicfile.Output(job.Out, job.Stdout, data); err != nil {
 		return job.fail(nil, "", err)
 	}
 	return nil
