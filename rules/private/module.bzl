@@ -176,8 +176,15 @@ def lowest_chip(chips):
     """The lowest of `chips` in the chip table's order: the chip a fatbin's PTX is for."""
     return sorted(chips, key = lambda c: _CHIP_ORDER[c])[0]
 
-def _stem(src):
-    """A source's path inside its package, without its extension: the name of its per-chip files."""
+def source_stem(src):
+    """A source's path inside its package, without its extension: the name of its per-chip files.
+
+    Args:
+      src: the source File.
+
+    Returns:
+      The path, e.g. "poly/apply" for //pkg:poly/apply.cu.
+    """
     path = src.short_path
     if src.owner and src.owner.package and path.startswith(src.owner.package + "/"):
         path = path[len(src.owner.package) + 1:]
@@ -220,7 +227,7 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc 
         for s in srcs:
             for chip in chips:
                 if s.extension == "cu":
-                    bc = gctx.actions.declare_file("%s_rdc/%s.%s.bc" % (name, _stem(s), chip))
+                    bc = gctx.actions.declare_file("%s_rdc/%s.%s.bc" % (name, source_stem(s), chip))
                     emit_compile(gctx, srcs = [s], chip = chip, format = "offload", out = bc, opts = opts, rdc = True)
                     by_chip[chip].append(bc)
                 else:

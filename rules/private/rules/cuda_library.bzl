@@ -6,15 +6,9 @@ load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules/private:cc.bzl", "CUDA_ATTRS", "cuda_compilation")
 load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
-load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_module", "emit_runs_on", "module_settings")
+load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_module", "emit_runs_on", "module_settings", "source_stem")
 load("//rules/private/actions:host.bzl", "emit_host_compile", "emit_register")
 load("//rules/private/actions:link.bzl", "emit_link")
-
-def _stem(src):
-    path = src.short_path
-    if src.owner and path.startswith(src.owner.package + "/"):
-        path = path[len(src.owner.package) + 1:]
-    return path.rpartition(".")[0]
 
 # The options of a C++ toolchain that choose the C library and the target: a host compile by clang
 # takes them too, so that its objects and the rest of the program see the same headers.
@@ -91,7 +85,7 @@ def _cuda_library_impl(ctx):
         return built, _fatbin_of(gctx, mod_name, built, ctx.attr.compress)
 
     def host(src, fatbin):
-        obj = ctx.actions.declare_file("_objs/%s/%s.pic.o" % (name, _stem(src)))
+        obj = ctx.actions.declare_file("_objs/%s/%s.pic.o" % (name, source_stem(src)))
         emit_host_compile(gctx, src = src, out = obj, fatbin = fatbin, project = project, host_copts = ctx.attr.host_copts, opt = opt, toolchain_flags = host_flags)
         return obj
 
@@ -117,7 +111,7 @@ def _cuda_library_impl(ctx):
         # Each source is its own module, as nvcc compiles it: its own per-chip actions and fatbin,
         # carried and registered by its own host object.
         for src in srcs:
-            mod_name = "%s_cu/%s" % (name, _stem(src))
+            mod_name = "%s_cu/%s" % (name, source_stem(src))
             built, fatbin = module(mod_name, [src])
             fatbins.append(fatbin)
             per_chip += built.files_by_chip.values()
