@@ -85,18 +85,22 @@ func fifo(t testing.TB) *Output {
 		var data []byte
 		buf := make([]byte, 64<<10)
 		for {
+			// Whether the code under test had returned is looked at before the read: an end of
+			// file read before it wrote, seen only after it returned, must not end the reading.
+			returned := false
+			select {
+			case <-stop:
+				returned = true
+			default:
+			}
 			n, err := syscall.Read(fd, buf)
 			if n > 0 {
 				data = append(data, buf[:n]...)
 				continue
 			}
-			select {
-			case <-stop:
-				if err == nil { // end of file: no writer left, and the code under test has returned
-					got <- data
-					return
-				}
-			default:
+			if returned && err == nil { // end of file: no writer left, and none will come
+				got <- data
+				return
 			}
 			time.Sleep(time.Millisecond) // no data yet (EAGAIN), or no writer yet (end of file)
 		}
