@@ -33,7 +33,12 @@ const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|i
   -U NAME (each also joined: -IDIR, -DNAME=1) and -std=c++17 go to clang's device compilation, in
   order, as do other clang options given one by one with --clang-opt (--clang-opt=-Wall).
   --compiler nvcc compiles CUDA C++ to PTX with the toolkit's nvcc instead of clang (code written for
-  nvcc that clang rejects), with the same -I/-D/... options and --nvcc-opt; ptxas makes the cubin.`
+  nvcc that clang rejects), with the same -I/-D/... options and --nvcc-opt; ptxas makes the cubin.
+  MLIR programs (--program; host code and gpu.modules or gpu.launch regions, which are outlined):
+  --format llvm writes every module's device code as LLVM IR, NAME.ll, into the directory OUT; then
+  each chip's compile --program --chip CHIP takes that directory (or one of PTX) as SRC and writes
+  a directory of NAME.cubin (bin), NAME.ptx (isa) or NAME.bc (offload). gpubuild link --program
+  makes each module's fatbin, and gpubuild program the host side.`
 
 // clangOption names the clang option at args[0] ("" when it is none) and says how many arguments it
 // takes. compile takes these as clang spells them, with their value apart ("-I dir") or joined
@@ -63,7 +68,7 @@ type compileFlags struct {
 	common
 	chip, format, toolkit, ptx, module, trace string
 	opt                                       int
-	fast, ftz, rdc, noKernelOK                bool
+	fast, ftz, rdc, noKernelOK, program       bool
 	tools                                     compile.Tools
 	ptxasOpts, nvccOpts, origins              multiFlag
 	compiler                                  string
@@ -87,6 +92,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c.BoolVar(&f.fast, "fast", false, "fast math")
 	c.BoolVar(&f.ftz, "ftz", false, "flush f32 denormals to zero")
 	c.BoolVar(&f.rdc, "rdc", false, "compile a CUDA C++ source as relocatable device code: LLVM bitcode (format offload) to link with other sources' (see above)")
+	c.BoolVar(&f.program, "program", false, "an MLIR program's modules, each its own file: SRC (format llvm: the .mlir; else a directory) and OUT are directories (see above)")
 	c.BoolVar(&f.noKernelOK, "no-kernel-ok", false, "accept a module that defines no kernel (the device side of host code that launches other sources' kernels)")
 	c.StringVar(&f.tools.Ptxas, "ptxas", "", "ptxas (`PATH`; default: found in the CUDA toolkit, see above)")
 	c.StringVar(&f.tools.Llc, "llc", "", "llc (`PATH`; default: found with LLVM, see above)")
@@ -131,6 +137,9 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	job := compile.Job{Target: f.target, Src: srcs[0], Link: srcs[1:], Origin: strings.Join(f.origins, ", "), Out: f.out, Stdout: stdout,
 		O: f.opt, Fast: f.fast, FTZ: f.ftz, RDC: f.rdc, NoKernelOK: f.noKernelOK, PtxasOptions: f.ptxasOpts, ClangOptions: f.clangOpts, Module: f.module}
+	if f.program {
+		return f.compileProgram(ctx, c, srcs)
+	}
 	for _, src := range srcs {
 		kind, err := compile.KindOf(src)
 		if err != nil {
@@ -303,4 +312,53 @@ func (f *compileFlags) traced(ctx context.Context, tools compile.Tools, job comp
 	_, werr := file.Write(append(line, '\n'))
 	err = errors.Join(err, werr)
 	return errors.Join(err, file.Close())
+}
+
+// compileProgram is compile --program: every module of an MLIR program, each its own file, in
+// directories (see compileUsage).
+func (f *compileFlags) compileProgram(ctx context.Context, c *command, srcs []string) error {
+	switch {
+	case len(srcs) != 1:
+		return c.usageError("--program takes one SRC: the program (.mlir) with --format llvm, else the directory of its modules")
+	case f.out == "-":
+		return c.usageError("--program writes a directory: give -o DIR")
+	case f.rdc || f.clangFirst != "" || len(f.nvccOpts) > 0 || f.module != "":
+		return c.usageError("--program compiles an MLIR program's modules: --rdc, --module and CUDA C++ options do not apply")
+	}
+	format, err := compile.ParseFormat(f.format)
+	if err != nil {
+		return f.wrap(err)
+	}
+	job := compile.Job{Target: f.target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Out: f.out, Stdout: c.stdout,
+		Format: format, O: f.opt, Fast: f.fast, FTZ: f.ftz, PtxasOptions: f.ptxasOpts, NoKernelOK: f.noKernelOK}
+	tools := f.tools
+	if f.target == "" {
+		tools = discoverTools(tools)
+	}
+	if format == compile.FormatLLVM {
+		if kind, err := compile.KindOf(srcs[0]); err != nil || kind != compile.KindMLIR {
+			return c.usageError("--program --format llvm lowers an MLIR program (.mlir); %s is not one", srcs[0])
+		}
+		_, err := tools.LowerProgram(ctx, job)
+		return err
+	}
+	if job.Chip, err = chip.Parse(f.chip); err != nil {
+		return f.wrap(err)
+	}
+	if f.ptx != "" {
+		if job.PTX, err = chip.ParsePTX(f.ptx); err != nil {
+			return f.errorf("--ptx: %w", err)
+		}
+	}
+	if f.toolkit == "" && f.target == "" && job.PTX.IsZero() {
+		if f.toolkit, err = toolfind.PtxasVersion(ctx, tools.Ptxas); err != nil {
+			return fmt.Errorf("cannot choose the PTX ISA: %w; pass the CUDA version (--toolkit 12.4) or the ISA (--ptx 8.4)", err)
+		}
+	}
+	if f.toolkit != "" {
+		if job.Toolkit, err = chip.ParseToolkit(f.toolkit); err != nil {
+			return f.errorf("toolkit: %w", err)
+		}
+	}
+	return tools.CompileProgram(ctx, job)
 }

@@ -3,13 +3,19 @@ package main
 import (
 	"context"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
 	"github.com/rulesgpu/rules_gpu/tools/internal/cudahost"
 )
 
 const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2] [--clang PATH] [--cuda-path DIR]
                      [CLANG OPTIONS] [--host-opt OPTION]... SRC.cu
+       gpubuild host --modules DIR --chip CHIP -o OUT.o [-O 2] [--mlir-opt PATH] [--mlir-translate PATH]
+                     [--llc PATH] SRC.mlir
   Compiles the host side of a CUDA C++ source with clang into a position-independent object file
   (OUT "-" is standard output). With --fatbin, the object embeds FATBIN, the source's own device
   code (gpubuild link of its cubins and PTX), and registers it at start-up. With --rdc (relocatable
@@ -18,7 +24,12 @@ const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2
   -I DIR, -isystem DIR, -iquote DIR, -idirafter DIR, -include FILE, -D NAME[=VALUE], -U NAME and
   -std=c++17 go to clang as with compile (give them the device compilation's values); --host-opt
   gives other clang options of the host compilation, one by one. By hand, clang and the CUDA toolkit
-  root are found as compile finds them; with --target (a Bazel action), only the flags' are used.`
+  root are found as compile finds them; with --target (a Bazel action), only the flags' are used.
+  An MLIR program (SRC.mlir: host code, and gpu.modules or gpu.launch regions) takes the directory
+  of its modules' artifacts (DIR/NAME.fatbin: gpubuild link --program), which replace its
+  gpu.modules as gpu.binary ops for CHIP's #nvvm.target; MLIR lowers the host code, llc makes the
+  object. A @main that returns nothing gets exit status 0. Link the object with the runtime
+  (@rules_gpu//runtime:mlir, package mlirrt) and -lcuda.`
 
 // runHost compiles the host side of a CUDA C++ source.
 func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -34,6 +45,11 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	c.StringVar(&tools.Clang, "clang", "", "clang (`PATH`; default: found with LLVM, as compile finds it)")
 	c.StringVar(&tools.CUDAPath, "cuda-path", "", "the CUDA toolkit root (`DIR`) for clang's --cuda-path (default: found as compile finds it)")
 	c.Var(&hostOpts, "host-opt", "an extra clang `OPTION` of the host compilation (repeatable)")
+	modules := c.String("modules", "", "MLIR: the `DIR` of the program's modules' artifacts, NAME.fatbin")
+	chipName := c.String("chip", "", "MLIR: the `CHIP` that the gpu.binary objects' targets name (the lowest of the artifacts')")
+	c.StringVar(&tools.MLIROpt, "mlir-opt", "", "MLIR: mlir-opt (`PATH`; default: found with LLVM)")
+	c.StringVar(&tools.MLIRTranslate, "mlir-translate", "", "MLIR: mlir-translate (`PATH`; default: found with LLVM)")
+	c.StringVar(&tools.Llc, "llc", "", "MLIR: llc (`PATH`; default: found with LLVM)")
 	srcs, err := c.parse(args, func(args []string) int {
 		_, n := clangOption(args)
 		clangOpts = append(clangOpts, args[:n]...)
@@ -42,7 +58,12 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if len(srcs) == 1 && strings.HasSuffix(srcs[0], ".mlir") {
+		return hostMLIR(ctx, c, o, tools, srcs[0], *modules, *chipName, *opt)
+	}
 	switch {
+	case *modules != "" || *chipName != "":
+		return c.usageError("--modules and --chip are for an MLIR program (SRC.mlir)")
 	case len(srcs) != 1:
 		return c.usageError("one CUDA C++ source, please (have %d)", len(srcs))
 	case o.out == "":
@@ -60,4 +81,37 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	return cudahost.Compile(ctx, tools, cudahost.Job{Target: o.target, Src: srcs[0], Out: o.out, Stdout: stdout, Fatbin: *fatbin, RDC: *rdc,
 		O: *opt, ClangOptions: clangOpts, HostOptions: hostOpts})
+}
+
+// hostMLIR compiles the host side of an MLIR program (see hostUsage).
+func hostMLIR(ctx context.Context, c *command, o common, tools compile.Tools, src, modules, chipName string, opt int) error {
+	switch {
+	case modules == "" || chipName == "":
+		return c.usageError("an MLIR program needs --modules DIR (its modules' fatbins) and --chip CHIP")
+	case o.out == "" || o.out == "-":
+		return c.usageError("give -o OUT.o")
+	case opt < 0 || opt > 3:
+		return c.usageError("-O %d: use 0 to 3", opt)
+	}
+	if _, err := chip.Parse(chipName); err != nil {
+		return o.wrap(err)
+	}
+	entries, err := os.ReadDir(modules)
+	if err != nil {
+		return o.wrap(err)
+	}
+	binaries := map[string][]byte{}
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".fatbin")
+		if !ok {
+			return o.errorf("%s: not a module's fatbin (NAME.fatbin)", filepath.Join(modules, e.Name()))
+		}
+		if binaries[name], err = os.ReadFile(filepath.Join(modules, e.Name())); err != nil {
+			return o.wrap(err)
+		}
+	}
+	if o.target == "" {
+		tools = discoverTools(tools)
+	}
+	return tools.Host(ctx, compile.HostJob{Target: o.target, Src: src, Binaries: binaries, Chip: chipName, O: opt, Out: o.out})
 }

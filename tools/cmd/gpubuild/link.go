@@ -2,17 +2,24 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
 )
 
 const linkUsage = `usage: gpubuild link -o OUT.fatbin [--compress none|lz4|zstd] [--compress-all] [--ident ID] [--ptx-options OPTS] [CHIP=]FILE...
   FILE is a cubin or PTX; CHIP (sm_80, compute_75) overrides the architecture read from the file.
-  OUT "-" is standard output.`
+  OUT "-" is standard output.
+  With --program, each FILE is a directory of a program's modules for one chip (NAME.cubin,
+  NAME.ptx: what compile --program wrote), and OUT a directory: each module's images, one from
+  every directory, become OUT/NAME.fatbin.`
 
 // runLink joins cubins and PTX into one fatbin, deterministically.
 func runLink(_ context.Context, args []string, stdout, stderr io.Writer) error {
@@ -23,6 +30,7 @@ func runLink(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	all := c.Bool("compress-all", false, "compress cubins too")
 	ident := c.String("ident", "", "the identifier (`ID`) stored in every entry")
 	ptxOpts := c.String("ptx-options", "", "ptxas `OPTIONS` stored with PTX images, used when the driver JIT-compiles them")
+	program := c.Bool("program", false, "link each module of a program (see above): FILEs and OUT are directories")
 	files, err := c.parse(args, nil)
 	if err != nil {
 		return err
@@ -36,6 +44,10 @@ func runLink(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	comp, err := artifact.ParseCompression(*compress)
 	if err != nil {
 		return o.wrap(err)
+	}
+	opts := artifact.LinkOptions{Compression: comp, CompressAll: *all, Identifier: *ident, PTXOptions: *ptxOpts}
+	if *program {
+		return o.wrap(linkProgram(files, o.out, opts))
 	}
 	var images []fatbin.Entry
 	for _, spec := range files {
@@ -54,9 +66,64 @@ func runLink(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		images = append(images, e)
 	}
-	data, err := artifact.Link(images, artifact.LinkOptions{Compression: comp, CompressAll: *all, Identifier: *ident, PTXOptions: *ptxOpts})
+	data, err := artifact.Link(images, opts)
 	if err != nil {
 		return o.wrap(err)
 	}
 	return o.write(stdout, data)
+}
+
+// linkProgram links each module of a program: the files named NAME.* in dirs (one per directory,
+// in the directories' order) into out/NAME.fatbin. Every directory must hold the same modules.
+// The fatbins appear together, or none.
+func linkProgram(dirs []string, out string, opts artifact.LinkOptions) error {
+	var names []string // the modules, from the first directory
+	byDir := make([]map[string]string, len(dirs))
+	for i, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		byDir[i] = map[string]string{}
+		for _, e := range entries {
+			stem := strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))
+			if _, dup := byDir[i][stem]; dup {
+				return fmt.Errorf("%s: two files of module %s", dir, stem)
+			}
+			byDir[i][stem] = filepath.Join(dir, e.Name())
+			if i == 0 {
+				names = append(names, stem)
+			}
+		}
+		if len(byDir[i]) != len(byDir[0]) {
+			return fmt.Errorf("%s holds %d modules, %s %d: link the directories of one program", dir, len(byDir[i]), dirs[0], len(byDir[0]))
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("%s holds no module", dirs[0])
+	}
+	var files []atomicfile.File
+	for _, name := range names {
+		var images []fatbin.Entry
+		for i, dir := range dirs {
+			path, ok := byDir[i][name]
+			if !ok {
+				return fmt.Errorf("%s has no file of module %s, which %s has: link the directories of one program", dir, name, dirs[0])
+			}
+			e, err := artifact.ReadImage(path, 0)
+			if err != nil {
+				return err
+			}
+			images = append(images, e)
+		}
+		data, err := artifact.Link(images, opts)
+		if err != nil {
+			return fmt.Errorf("module %s: %w", name, err)
+		}
+		files = append(files, atomicfile.File{Path: filepath.Join(out, name+".fatbin"), Data: data})
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	return atomicfile.WriteAll(files...)
 }

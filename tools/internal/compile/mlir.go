@@ -2,8 +2,11 @@ package compile
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
@@ -18,28 +21,116 @@ const lowerPipeline = "builtin.module(gpu-kernel-outlining,gpu.module(strip-debu
 // mlirToLLVM lowers the selected gpu.module with mlir-opt, wraps its body in a builtin module and
 // translates that to LLVM IR with mlir-translate.
 func (t Tools) mlirToLLVM(ctx context.Context, job Job, src string, step func(string) string) (string, error) {
-	lowered := step("lowered.mlir")
-	if err := job.exec(ctx, "lower to NVVM", t.MLIROpt, "--pass-pipeline="+lowerPipeline, src, "-o", lowered); err != nil {
-		return "", err
-	}
-	text, err := os.ReadFile(lowered)
+	text, err := t.lowerDevice(ctx, job, src, step)
 	if err != nil {
-		return "", job.fail(nil, "", err)
+		return "", err
 	}
 	body, err := moduleBody(text, job.Module)
 	if err != nil {
 		return "", job.fail(nil, "", err)
 	}
-	wrapped := step("device.mlir")
+	out := step("device.ll")
+	return out, t.translateBody(ctx, job, body, step("device.mlir"), out)
+}
+
+// lowerDevice runs lowerPipeline over an MLIR source and returns mlir-opt's printed output.
+func (t Tools) lowerDevice(ctx context.Context, job Job, src string, step func(string) string) ([]byte, error) {
+	lowered := step("lowered.mlir")
+	if err := job.exec(ctx, "lower to NVVM", t.MLIROpt, "--pass-pipeline="+lowerPipeline, src, "-o", lowered); err != nil {
+		return nil, err
+	}
+	text, err := os.ReadFile(lowered)
+	if err != nil {
+		return nil, job.fail(nil, "", err)
+	}
+	return text, nil
+}
+
+// translateBody wraps a lowered gpu.module's body in a builtin module for NVPTX (written to
+// wrapped) and translates it to LLVM IR (out) with mlir-translate.
+func (t Tools) translateBody(ctx context.Context, job Job, body, wrapped, out string) error {
 	doc := "module attributes {llvm.target_triple = \"nvptx64-nvidia-cuda\"} {\n" + body + "}\n"
 	if err := os.WriteFile(wrapped, []byte(doc), 0o644); err != nil {
-		return "", job.fail(nil, "", err)
+		return job.fail(nil, "", err)
 	}
-	out := step("device.ll")
-	if err := job.exec(ctx, "translate to LLVM IR", t.MLIRTranslate, "--mlir-to-llvmir", wrapped, "-o", out); err != nil {
-		return "", err
+	return job.exec(ctx, "translate to LLVM IR", t.MLIRTranslate, "--mlir-to-llvmir", wrapped, "-o", out)
+}
+
+// moduleName is a gpu.module name that an MLIR program's per-module files can carry: MLIR's bare
+// identifier (what outlining makes: main_kernel, main_kernel_0), usable as a file name as it is.
+var moduleName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$.]*$`)
+
+// LowerProgram lowers the device code of every gpu.module of an MLIR program — the top-level ones it
+// holds, and those gpu-kernel-outlining makes of its gpu.launch regions — to LLVM IR, one file per
+// module, NAME.ll, in the directory job.Out (made if missing; job.Format is FormatLLVM). It returns
+// the modules' names in the program's order. The files appear only when every module lowered; a
+// module name that is not a bare identifier (@"my kernels") is an error that says to rename it.
+func (t Tools) LowerProgram(ctx context.Context, job Job) ([]string, error) {
+	job.missing = t.Missing
+	job.Kind, job.Format = KindMLIR, FormatLLVM
+	if err := t.check(job); err != nil {
+		return nil, err
 	}
-	return out, nil
+	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(job.Out)), ".gpubuild-")
+	if err != nil {
+		return nil, job.fail(nil, "", err)
+	}
+	defer os.RemoveAll(tmp)
+	step := func(name string) string { return filepath.Join(tmp, name) }
+	text, err := t.lowerDevice(ctx, job, job.Src, step)
+	if err != nil {
+		return nil, err
+	}
+	mods, err := mlir.Modules(text)
+	if err != nil {
+		return nil, job.fail(nil, "", fmt.Errorf("cannot read mlir-opt's output: %w", err))
+	}
+	var names []string
+	files := map[string]string{}
+	for _, m := range mods {
+		if !m.TopLevel {
+			continue
+		}
+		if !moduleName.MatchString(m.Name) {
+			return nil, job.fail(nil, "", fmt.Errorf("gpu.module @%q: a program's module names become file names; rename it to a bare identifier (letters, digits, _, $ and .)", m.Name))
+		}
+		body := strings.TrimRight(strings.TrimPrefix(string(text[m.BodyStart:m.BodyEnd]), "\n"), " \t")
+		out := step(m.Name + ".ll")
+		mjob := job
+		mjob.Origin = job.sources() + " (gpu.module @" + m.Name + ")"
+		if err := t.translateBody(ctx, mjob, body, step(m.Name+".device.mlir"), out); err != nil {
+			return nil, err
+		}
+		names = append(names, m.Name)
+		files[m.Name+".ll"] = out
+	}
+	if len(names) == 0 {
+		return nil, job.fail(nil, "", errors.New("no gpu.module or gpu.launch in the program: a GPU program launches kernels of a gpu.module (gpu.launch_func), or gpu.launch regions"))
+	}
+	if err := moveInto(job.Out, files); err != nil {
+		return nil, job.fail(nil, "", err)
+	}
+	return names, nil
+}
+
+// moveInto moves files (a name in dir -> the file to move there) into dir, made if missing. A
+// failure removes what it moved already, so the directory holds all of them or none.
+func moveInto(dir string, files map[string]string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var moved []string
+	for name, from := range files {
+		to := filepath.Join(dir, name)
+		if err := os.Rename(from, to); err != nil {
+			for _, m := range moved {
+				os.Remove(m)
+			}
+			return err
+		}
+		moved = append(moved, to)
+	}
+	return nil
 }
 
 // moduleBody returns the body of the one gpu.module of mlir-opt's printed output whose name the
@@ -82,4 +173,57 @@ func moduleBody(printed []byte, pattern string) (string, error) {
 	}
 	body := string(printed[picked[0].BodyStart:picked[0].BodyEnd])
 	return strings.TrimRight(strings.TrimPrefix(body, "\n"), " \t"), nil
+}
+
+// Extensions are the file extensions of the per-chip formats' files.
+var Extensions = map[Format]string{FormatBin: ".cubin", FormatISA: ".ptx", FormatOffload: ".bc", FormatLLVM: ".ll"}
+
+// CompileProgram compiles every module of a program for job.Chip: each file NAME.ll or NAME.ptx of
+// the directory job.Src (what LowerProgram, or a CompileProgram to PTX, wrote) becomes NAME.cubin,
+// NAME.ptx or NAME.bc, by job.Format, in the directory job.Out. Errors name job.Origin (the
+// program) and the module. The files appear only when every module compiled.
+func (t Tools) CompileProgram(ctx context.Context, job Job) error {
+	entries, err := os.ReadDir(job.Src)
+	if err != nil {
+		return job.fail(nil, "", err)
+	}
+	ext, ok := Extensions[job.Format]
+	if !ok || job.Format == FormatLLVM {
+		return job.fail(nil, "", fmt.Errorf("a program's modules compile to bin, isa or offload, not %s", job.Format))
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(job.Out)), ".gpubuild-")
+	if err != nil {
+		return job.fail(nil, "", err)
+	}
+	defer os.RemoveAll(tmp)
+	origin := job.Origin
+	if origin == "" {
+		origin = job.Src
+	}
+	files := map[string]string{}
+	for _, e := range entries {
+		name, kind := e.Name(), Kind("")
+		stem := strings.TrimSuffix(name, filepath.Ext(name))
+		if k, err := KindOf(name); err == nil && (k == KindLLVM || k == KindPTX) {
+			kind = k
+		}
+		if kind == "" || strings.HasPrefix(name, ".") {
+			return job.fail(nil, "", fmt.Errorf("%s: not a module of the program (NAME.ll or NAME.ptx)", filepath.Join(job.Src, name)))
+		}
+		mjob := job
+		mjob.Src, mjob.Kind, mjob.Link = filepath.Join(job.Src, name), kind, nil
+		mjob.Origin = origin + " (gpu.module @" + stem + ")"
+		mjob.Out = filepath.Join(tmp, stem+ext)
+		if err := t.Compile(ctx, mjob); err != nil {
+			return err
+		}
+		files[stem+ext] = mjob.Out
+	}
+	if len(files) == 0 {
+		return job.fail(nil, "", fmt.Errorf("%s holds no module", job.Src))
+	}
+	if err := moveInto(job.Out, files); err != nil {
+		return job.fail(nil, "", err)
+	}
+	return nil
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // TestLink proves that the package provides every symbol, under the right name, that an MLIR GPU
-// program lowered by LLVM 21 calls: it builds the package as a C archive (testdata/cmain, with the
+// program lowered by LLVM 21 calls: it builds the package as a C archive (./archive, the main package of //tools/internal/mlirrt/archive, with the
 // cuda tag), lowers testdata/prog2.mlir and testdata/e2e.mlir to objects as rules_gpu's MLIR programs
 // are lowered, once per gpu.binary format (fatbin loads through mgpuModuleLoad, isa through mgpuModuleLoadJIT), and
 // links the two with clang into an executable. On a machine with an NVIDIA GPU (one listed under
@@ -22,7 +22,7 @@ import (
 func TestLink(t *testing.T) {
 	goTool := testtool.Find(t, "GO", "go")
 	if mod, err := exec.Command(goTool, "env", "GOMOD").Output(); err != nil || !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
-		t.Skip("not run from the Go module (under Bazel, say): go build cannot build testdata/cmain here")
+		t.Skip("not run from the Go module (under Bazel, say): go build cannot build ./archive here")
 	}
 	opt := testtool.Find(t, "MLIR_OPT", "mlir-opt-21")
 	translate := testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21")
@@ -45,7 +45,7 @@ func TestLink(t *testing.T) {
 	}
 
 	archive := filepath.Join(dir, "libmlirrt.a")
-	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./testdata/cmain")
+	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./archive")
 
 	const meta = `Unranked Memref base@ = 0x[0-9a-f]+ rank = 1 offset = 0 sizes = \[4\] strides = \[1\]`
 	programs := []struct {

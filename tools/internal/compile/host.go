@@ -1,0 +1,156 @@
+package compile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
+)
+
+// hostPipeline lowers a program's host code once its gpu.modules are gpu.binary ops: the pipeline
+// that MLIR's integration tests run (whose device passes find no gpu.module left to serialize).
+const hostPipeline = "--gpu-lower-to-nvvm-pipeline"
+
+// HostJob is the host side of an MLIR program: its source, the artifacts of its modules, and the
+// object file to write.
+type HostJob struct {
+	// Target and Src are as in Job; Src is the program (.mlir).
+	Target, Src string
+	// Binaries maps each gpu.module of the program (outlined gpu.launch regions included) to its
+	// artifact: the fatbin that the program loads at run time.
+	Binaries map[string][]byte
+	// Chip is the chip that the objects' #nvvm.target names (the lowest the artifacts are for).
+	Chip string
+	// O is llc's optimisation level for the host code.
+	O int
+	// Out is the object file to write (x86-64 ELF, position independent).
+	Out string
+}
+
+// Host builds the host side of an MLIR program into an object file: gpu-kernel-outlining (as the
+// device side's lowering, so the modules have the same names), each gpu.module replaced by a
+// gpu.binary holding its artifact (mlir.ToBinaries), MLIR's GPU lowering of the host code to
+// calls of the runtime (mgpuModuleLoad, mgpuLaunchKernel, ...), mlir-translate, main given an exit
+// status, and llc.
+//
+// MLIR lowers func.func @main() to a C function `void main()`, whose exit status is whatever the
+// last call left in a register. A @main that returns nothing is therefore renamed and called by a
+// `int main(int, char **)` that returns 0 (the runtime exits 1 itself on a CUDA error); one that
+// returns i32 is kept, its value the exit status. @main may take (i32, !llvm.ptr): argc and argv.
+func (t Tools) Host(ctx context.Context, hj HostJob) error {
+	job := Job{Target: hj.Target, Src: hj.Src, Kind: KindMLIR, Format: FormatLLVM, Out: hj.Out, missing: t.Missing}
+	fail := func(err error) error {
+		e := job.fail(nil, "", err).(*Error)
+		e.Chip = "the host"
+		return e
+	}
+	for _, n := range [][2]string{{"mlir-opt", t.MLIROpt}, {"mlir-translate", t.MLIRTranslate}, {"llc", t.Llc}} {
+		if !present(n[1]) {
+			return fail(errors.New(t.missing(n[0], n[1])))
+		}
+	}
+	tmp, err := job.workDir()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	step := func(name string) string { return filepath.Join(tmp, name) }
+	hostErr := func(err error) error {
+		var e *Error
+		if errors.As(err, &e) {
+			e.Chip = "the host"
+		}
+		return err
+	}
+
+	outlined := step("outlined.mlir")
+	if err := job.exec(ctx, "outline gpu.launch", t.MLIROpt, "--gpu-kernel-outlining", hj.Src, "-o", outlined); err != nil {
+		return hostErr(err)
+	}
+	text, err := os.ReadFile(outlined)
+	if err != nil {
+		return fail(err)
+	}
+	withBinaries, err := mlir.ToBinaries(text, fmt.Sprintf("#nvvm.target<chip = %q>", hj.Chip), hj.Binaries)
+	if err != nil {
+		return fail(fmt.Errorf("after outlining: %w", err))
+	}
+	host := step("host.mlir")
+	if err := os.WriteFile(host, withBinaries, 0o644); err != nil {
+		return fail(err)
+	}
+	lowered := step("lowered.mlir")
+	if err := job.exec(ctx, "lower the host code", t.MLIROpt, hostPipeline, host, "-o", lowered); err != nil {
+		return hostErr(err)
+	}
+	ll := step("host.ll")
+	if err := job.exec(ctx, "translate to LLVM IR", t.MLIRTranslate, "--mlir-to-llvmir", lowered, "-o", ll); err != nil {
+		return hostErr(err)
+	}
+	ir, err := os.ReadFile(ll)
+	if err != nil {
+		return fail(err)
+	}
+	if ir, err = wrapMain(ir); err != nil {
+		return fail(err)
+	}
+	if err := os.WriteFile(ll, ir, 0o644); err != nil {
+		return fail(err)
+	}
+	obj := step("host.o")
+	if err := job.exec(ctx, "llc", t.Llc, "-filetype=obj", "-relocation-model=pic", "-O"+strconv.Itoa(min(hj.O, 3)), ll, "-o", obj); err != nil {
+		return hostErr(err)
+	}
+	job.Format = FormatOffload // finish: no kernel to look for in an object
+	return hostErr(finish(job, obj))
+}
+
+// userMain is what a @main that returns nothing is renamed to.
+const userMain = "__rules_gpu_user_main"
+
+var (
+	defineMain = regexp.MustCompile(`(?m)^define ([^@\n]*?)@main\(([^)]*)\)`)
+	mainRef    = regexp.MustCompile(`@main([^A-Za-z0-9_$.]|$)`)
+)
+
+// wrapMain gives a program's LLVM IR an `i32 main`: see Host.
+func wrapMain(ir []byte) ([]byte, error) {
+	m := defineMain.FindSubmatch(ir)
+	if m == nil {
+		return nil, errors.New("the program has no func.func @main: define the host entry point, func.func @main() (or @main(%argc: i32, %argv: !llvm.ptr))")
+	}
+	ret := strings.Fields(string(m[1]))
+	if len(ret) == 0 {
+		return nil, errors.New("cannot read the result type of @main in the lowered program")
+	}
+	var types []string
+	for _, p := range strings.Split(string(m[2]), ",") {
+		if f := strings.Fields(p); len(f) > 0 {
+			types = append(types, f[0])
+		}
+	}
+	sig := strings.Join(types, ", ")
+	if sig != "" && sig != "i32, ptr" {
+		return nil, fmt.Errorf("@main takes (%s) once lowered; it may take nothing, or (i32, !llvm.ptr): argc and argv", sig)
+	}
+	switch ret[len(ret)-1] {
+	case "i32":
+		return ir, nil
+	case "void":
+	default:
+		return nil, fmt.Errorf("@main returns %s; return nothing (exit status 0) or i32 (the exit status)", ret[len(ret)-1])
+	}
+	out := mainRef.ReplaceAll(ir, []byte("@"+userMain+"$1"))
+	args := ""
+	if sig != "" {
+		args = "i32 %argc, ptr %argv"
+	}
+	wrapper := fmt.Sprintf("\n; rules_gpu: @main returned nothing; the program's exit status is 0.\ndefine i32 @main(i32 %%argc, ptr %%argv) {\n  call void @%s(%s)\n  ret i32 0\n}\n", userMain, args)
+	return append(out, wrapper...), nil
+}
