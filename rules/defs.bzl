@@ -1,7 +1,7 @@
 """rules_gpu: the public Starlark surface. Load everything from here.
 
 ```starlark
-load("@rules_gpu//rules:defs.bzl", "cuda_library", "gpu_cc_library", "gpu_cc_test", "gpu_go_library", "gpu_module")
+load("@rules_gpu//rules:defs.bzl", "cuda_library", "gpu_cc_library", "gpu_cc_test", "gpu_go_library", "gpu_module", "gpu_test")
 
 gpu_module(
     name = "saxpy",
@@ -16,6 +16,9 @@ gpu_cc_library(name = "saxpy_cc", module = ":saxpy")
 # CUDA C++ with host code, as a C++ library; a test that needs a GPU:
 cuda_library(name = "kernels", srcs = ["a.cu", "b.cu"], hdrs = ["kernels.h"], chips = ["sm_80", "sm_90"], rdc = True)
 gpu_cc_test(name = "kernels_test", srcs = ["kernels_test.cc"], deps = [":kernels"], runs_on = ["sm_90"])
+
+# A whole MLIR program (host code and kernels), its output checked against its // CHECK lines.
+gpu_test(name = "add_test", src = "add.mlir", chips = ["sm_80", "sm_90"], runs_on = ["sm_90"])
 ```
 """
 
@@ -29,12 +32,15 @@ load("//rules/private/rules:cuda_library.bzl", _cuda_library = "cuda_library")
 load("//rules/private/rules:cuda_runtime.bzl", _cuda_runtime = "cuda_runtime")
 load("//rules/private/rules:gpu_embed.bzl", _gpu_cc_library = "gpu_cc_library", _gpu_go_library = "gpu_go_library")
 load("//rules/private/rules:gpu_module.bzl", _gpu_module = "gpu_module")
+load("//rules/private/rules:gpu_program.bzl", _gpu_binary = "gpu_binary", _gpu_test = "gpu_test")
 load("//rules/private/rules:gpu_test.bzl", _gpu_cc_test = "gpu_cc_test")
 
 gpu_module = _gpu_module
 cuda_library = _cuda_library
 cuda_runtime = _cuda_runtime
 gpu_cc_test = _gpu_cc_test
+gpu_binary = _gpu_binary
+gpu_test = _gpu_test
 gpu_go_library = _gpu_go_library
 gpu_cc_library = _gpu_cc_library
 GpuModuleInfo = _GpuModuleInfo

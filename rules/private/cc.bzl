@@ -54,4 +54,4 @@ def cuda_compilation(ctx):
 
 def has_cuda_attrs(ctx):
     """Whether any of the CUDA C++ project attributes is set."""
-    return bool(ctx.attr.hdrs or ctx.attr.deps or ctx.attr.includes or ctx.attr.defines or ctx.attr.copts)
+    return any([getattr(ctx.attr, a, None) for a in ["hdrs", "deps", "includes", "defines", "copts"]])

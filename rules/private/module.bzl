@@ -101,7 +101,7 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
     if cuda.missing:
         fail("%s: %s" % (label, cuda.missing))
     src = srcs[0]
-    compiler = ctx.attr.compiler or cuda.compiler
+    compiler = getattr(ctx.attr, "compiler", "") or cuda.compiler
     has_cu = [s for s in srcs if s.extension == "cu"]
     if rdc:
         for s in srcs:
@@ -152,14 +152,16 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
         ),
     )
 
-def emit_runs_on(ctx, gctx, *, name, files):
+def emit_runs_on(ctx, gctx, *, name, files, together = True):
     """The runs-on validation: an action that fails the build when `files` cannot load on a runner.
 
     Args:
       ctx: the rule context (MODULE_ATTRS).
       gctx: the gpu_context.
       name: the stamp's name prefix.
-      files: the artifact's files, judged together.
+      files: the artifact's files (or directories of files).
+      together: judge the files as one artifact (a module's per-chip cubins: one of them must
+        load); otherwise each file is an artifact of its own that must load (a program's modules).
 
     Returns:
       The validation outputs: a list of one stamp File, or empty when no runner is declared.
@@ -169,7 +171,7 @@ def emit_runs_on(ctx, gctx, *, name, files):
     if not runners:
         return []
     stamp = ctx.actions.declare_file(name + ".runs_on.ok")
-    emit_check(gctx, files = files, runners = runners, driver = ctx.attr._driver[BuildSettingInfo].value, out = stamp)
+    emit_check(gctx, files = files, runners = runners, driver = ctx.attr._driver[BuildSettingInfo].value, out = stamp, together = together)
     return [stamp]
 
 def lowest_chip(chips):
@@ -281,3 +283,45 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc 
     else:
         main = [files_by_chip[c] for c in chips]
     return struct(files_by_chip = files_by_chip, ptx = ptx, fatbin = fatbin, main = main)
+
+def emit_program(gctx, *, name, src, chips, format, opts, compress = "lz4"):
+    """Declares the actions that build every module of an MLIR program for `chips`.
+
+    A program's modules are known only once its gpu.launch regions are outlined, so each step
+    writes a directory with one file per module: one GpuLower action lowers them all to LLVM IR,
+    one GpuCompile action per chip compiles them all (as emit_module: the lowest chip's cubins from
+    the fatbin's PTX), and one GpuLink action makes each module's fatbin. Adding a chip adds one
+    compile action; editing the program re-runs them all, as it is one source.
+
+    Args:
+      gctx: the gpu_context.
+      name: the prefix of the output directories (the target's name).
+      src: the program (.mlir File).
+      chips: the chips, in declared order.
+      format: `fatbin` (each chip's cubin and the lowest chip's PTX), `bin` (cubins only) or `jit`
+        (PTX only): every module is a fatbin holding those, which the program loads with
+        mgpuModuleLoad.
+      opts: the compile options (emit_compile's `opts`).
+      compress: the fatbins' PTX compression.
+
+    Returns:
+      A struct: `modules` (the directory of fatbins, NAME.fatbin), `dirs_by_chip` (dict chip ->
+      the directory of that chip's cubins), `ptx` (the directory of PTX, or None) and `lowest`.
+    """
+    ll = gctx.actions.declare_directory(name + "_modules/llvm")
+    emit_compile(gctx, srcs = [src], chip = None, format = "llvm", out = ll, opts = opts, program = True)
+
+    def compile(chip, fmt, start):
+        out = gctx.actions.declare_directory("%s_modules/%s.%s" % (name, chip, EXTENSIONS[fmt]))
+        emit_compile(gctx, srcs = [start], chip = chip, format = fmt, out = out, opts = opts, origin = src, program = True)
+        return out
+
+    lowest = lowest_chip(chips)
+    ptx = compile(lowest, "isa", ll) if format in ["fatbin", "jit"] else None
+    dirs_by_chip = {}
+    if format in ["bin", "fatbin"]:
+        for chip in chips:
+            dirs_by_chip[chip] = compile(chip, "bin", ptx if chip == lowest and ptx else ll)
+    modules = gctx.actions.declare_directory(name + "_modules/fatbin")
+    emit_link(gctx, images = [dirs_by_chip[c] for c in dirs_by_chip] + ([ptx] if ptx else []), out = modules, compress = compress, program = True)
+    return struct(modules = modules, dirs_by_chip = dirs_by_chip, ptx = ptx, lowest = lowest)

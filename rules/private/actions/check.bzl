@@ -2,12 +2,14 @@
 
 load("//rules/private:context.bzl", "gpubuild_args", "run_gpubuild")
 
-def emit_check(gctx, *, files, runners, driver, out):
+def emit_check(gctx, *, files, runners, driver, out, together = True):
     """Declares the action that runs `gpubuild check` on `files` for `runners`, writing `out` on success.
 
     Args:
       gctx: the gpu_context.
-      files: the artifact's files, judged together (one cubin per chip counts as one artifact).
+      files: the artifact's files (or directories of files).
+      together: judge the files as one artifact (one cubin per chip counts as one artifact);
+        otherwise each file must load by itself (each module of a program).
       runners: the runner chips, e.g. ["sm_75", "sm_90"].
       driver: the runners' driver CUDA version, or "".
       out: the stamp File, the validation output.
@@ -16,7 +18,8 @@ def emit_check(gctx, *, files, runners, driver, out):
     args.add("--runs-on", ",".join(runners))
     if driver:
         args.add("--driver", driver)
-    args.add("--together")
+    if together:
+        args.add("--together")
     args.add("--stamp", out)
     args.add_all(files)
     run_gpubuild(

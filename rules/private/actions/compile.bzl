@@ -2,7 +2,7 @@
 
 load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "add_tools", "gpubuild_args", "run_gpubuild")
 
-def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = False):
+def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = False, program = False):
     """Declares one action that compiles `srcs` for `chip` into `out`.
 
     Args:
@@ -20,6 +20,9 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
       origin: the user's source File that `srcs` were made from, named in error messages.
       rdc: compile a CUDA C++ source as relocatable device code (format "offload": bitcode that
         another source's __device__ functions and variables can be linked with).
+      program: every module of an MLIR program, each its own file (`gpubuild compile --program`):
+        `out` is a directory; `srcs` is the program (format "llvm") or the directory of its
+        modules' LLVM IR or PTX.
     """
     src = srcs[0]
     cuda = gctx.cuda
@@ -39,6 +42,8 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         args.add("--ftz")
     if rdc:
         args.add("--rdc")
+    if program:
+        args.add("--program")
     if opts.no_kernel_ok:
         args.add("--no-kernel-ok")
     if opts.module and src.extension == "mlir":
@@ -64,8 +69,8 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         args.add_all(project.system_includes, before_each = "-isystem")
         args.add_all(project.copts, format_each = ("--nvcc-opt=%s" if nvcc else "--clang-opt=%s"))
         headers.append(project.headers)
-    args.add("-o", out)
-    args.add_all(srcs)
+    args.add("-o", out.path)
+    args.add_all(srcs, expand_directories = False)
     lower = format == "llvm"
     run_gpubuild(
         gctx,

@@ -75,3 +75,37 @@ def emit_register(gctx, *, objects, fatbin, out):
         mnemonic = "CudaRegister",
         progress_message = "Writing the CUDA runtime registration of %{label}",
     )
+
+def emit_program_host(gctx, *, src, modules, chip, out, opt = 2):
+    """Declares the action that compiles the host side of an MLIR program into the object `out`.
+
+    `gpubuild host` outlines the program's gpu.launch regions, replaces each gpu.module by a
+    gpu.binary holding its fatbin from `modules`, lowers the host code with MLIR and makes the
+    object with llc.
+
+    Args:
+      gctx: the gpu_context (its `llvm` mlir-opt, mlir-translate and llc).
+      src: the program (.mlir).
+      modules: the directory of the modules' fatbins (NAME.fatbin).
+      chip: the chip the gpu.binary objects' targets name.
+      out: the object File (position-independent).
+      opt: llc's optimisation level.
+    """
+    args = gpubuild_args(gctx)
+    tools = add_tools(args, gctx.llvm, ["mlir_opt", "mlir_translate", "llc"])
+    args.add("--modules", modules.path)
+    args.add("--chip", chip)
+    args.add("-O", str(opt))
+    args.add("-o", out)
+    args.add(src)
+    run_gpubuild(
+        gctx,
+        "host",
+        args,
+        inputs = [src, modules],
+        outputs = [out],
+        tools = tools,
+        toolchain = LLVM_TOOLCHAIN,
+        mnemonic = "MlirHostCompile",
+        progress_message = "Compiling the host side of %%{label} (%s)" % src.short_path,
+    )

@@ -2,7 +2,7 @@
 
 load("//rules/private:context.bzl", "gpubuild_args", "run_gpubuild")
 
-def emit_link(gctx, *, images, out, compress):
+def emit_link(gctx, *, images, out, compress, program = False):
     """Declares one action that joins `images` into the fatbin `out`.
 
     Args:
@@ -10,11 +10,19 @@ def emit_link(gctx, *, images, out, compress):
       images: the cubin and PTX Files, in the order they are stored.
       out: the fatbin File.
       compress: "none", "lz4" or "zstd" (applied to PTX, as fatbinary does).
+      program: link each module of an MLIR program (`gpubuild link --program`): `images` are
+        directories of the modules' files, one per chip (and PTX), and `out` a directory of
+        fatbins, NAME.fatbin.
     """
     args = gpubuild_args(gctx)
+    if program:
+        args.add("--program")
     args.add("--compress", compress)
-    args.add("-o", out)
-    args.add_all(images)
+    args.add("-o", out.path)
+    if program:
+        args.add_all(images, expand_directories = False)
+    else:
+        args.add_all(images)
     run_gpubuild(
         gctx,
         "link",

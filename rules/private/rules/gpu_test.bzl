@@ -22,7 +22,7 @@ def gpu_exec_properties(runs_on):
         props["gpu-chips"] = ",".join(runs_on)
     return props
 
-def _runner_abi_test_impl(ctx):
+def runner_abi_test_impl(ctx):
     gctx = gpu_context(ctx, toolchains = False)
     program = ctx.executable.program
     report = ctx.actions.declare_file(ctx.label.name + ".abi.txt")
@@ -45,8 +45,8 @@ def _runner_abi_test_impl(ctx):
     ctx.actions.write(script, "#!/bin/sh\n# The check ran when the program was built: its report.\ncat '%s'\n" % report.short_path, is_executable = True)
     return [DefaultInfo(executable = script, runfiles = ctx.runfiles([report]))]
 
-_runner_abi_test = rule(
-    implementation = _runner_abi_test_impl,
+runner_abi_test = rule(
+    implementation = runner_abi_test_impl,
     doc = "Fails the build when `program` needs a newer glibc or libstdc++ than `--@rules_gpu//gpu:runners_have` says the runners have; as a test, prints what it needs.",
     attrs = {
         "program": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The test program."),
@@ -80,7 +80,7 @@ def gpu_cc_test(name, runs_on = [], tags = [], exec_properties = {}, **kwargs):
         exec_properties = dict(gpu_exec_properties(runs_on), **exec_properties),
         **kwargs
     )
-    _runner_abi_test(
+    runner_abi_test(
         name = name + "_runner_abi",
         program = ":" + name,
         tags = [t for t in tags if t != GPU_TAG],

@@ -1,0 +1,12 @@
+#!/bin/sh
+# gpu_test %{label}: runs the program, then checks its standard output against the CHECK lines of
+# its source, as MLIR's integration tests do (`mlir-runner ... | FileCheck %s`, with pipefail).
+out="${TEST_TMPDIR:-${TMPDIR:-/tmp}}/program.out"
+"./%{program}" "$@" >"$out"
+status=$?
+if [ "$status" -ne 0 ]; then
+  cat "$out"
+  echo "%{label}: %{program} exited with status $status (its output is above); the CHECK lines were not tried" >&2
+  exit 1
+fi
+exec "./%{filecheck}" filecheck %{prefixes} --input-file "$out" "%{checks}"
