@@ -42,7 +42,7 @@ def _gpu_binary_impl(ctx):
         feature_configuration = features,
         cc_toolchain = cc_toolchain,
         compilation_outputs = cc_common.create_compilation_outputs(objects = depset([obj]), pic_objects = depset([obj])),
-        linking_contexts = [ctx.attr._runtime[CcInfo].linking_context],
+        linking_contexts = [ctx.attr.runtime[CcInfo].linking_context],
         user_link_flags = _RUNTIME_LINKOPTS + ctx.attr.linkopts,
         output_type = "executable",
     )
@@ -97,10 +97,13 @@ argc and argv; returning nothing, for exit status 0, or `i32`, the exit status) 
 MLIR's GPU integration tests are written. Its printing calls (`printMemrefF32`, `printF32`,
 `printNewline`, ...) print as MLIR's runner utilities do.""",
     ),
-    "_runtime": attr.label(
+    "runtime": attr.label(
         default = Label("//tools/internal/mlirrt/archive"),
         providers = [CcInfo],
-        doc = "The runtime: MLIR's CUDA runtime wrappers and printing utilities (package mlirrt) as a C archive.",
+        doc = """The library that provides what the lowered program calls: MLIR's CUDA runtime wrappers
+(`mgpuModuleLoad`, `mgpuLaunchKernel`, ...) and runner utilities (`printMemrefF32`, ...). Default:
+rules_gpu's (package mlirrt, a Go C archive over the CUDA driver); any `CcInfo` target with the same
+symbols, e.g. one wrapping upstream's `libmlir_cuda_runtime` and `libmlir_c_runner_utils`.""",
     ),
 }
 

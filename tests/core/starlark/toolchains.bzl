@@ -4,6 +4,7 @@ Each fake platform picks one CUDA toolchain and at most one LLVM toolchain by it
 the real toolchains require Linux and a CPU, which these platforms lack, so only the fakes resolve.
 """
 
+load("@rules_cc//cc:cc_toolchain_config_lib.bzl", "tool_path")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//toolchain:cuda_toolchain.bzl", "cuda_toolchain")
@@ -40,6 +41,26 @@ def fake_toolchains(name):
     cuda_toolchain(name = "fake_cuda_missing", missing = "no CUDA toolkit found (the analysis tests' missing toolkit)")
     llvm_toolchain(name = "fake_llvm_21", version = "21", root = "/fake/llvm-21", **{tool: ":fake_tool.sh" for tool in _LLVM_TOOLS})
     llvm_toolchain(name = "fake_llvm_missing", missing = "no LLVM with MLIR found (the analysis tests' missing LLVM)")
+    # A C++ toolchain for the rules that compile or link host code (gpu_binary, cuda_library): its
+    # tools are never run.
+    _fake_cc_config(name = "fake_cc_config")
+    native.filegroup(name = "fake_cc_files")
+    native.cc_toolchain(
+        name = "fake_cc",
+        all_files = ":fake_cc_files",
+        compiler_files = ":fake_cc_files",
+        dwp_files = ":fake_cc_files",
+        linker_files = ":fake_cc_files",
+        objcopy_files = ":fake_cc_files",
+        strip_files = ":fake_cc_files",
+        toolchain_config = ":fake_cc_config",
+    )
+    native.toolchain(
+        name = "fake_cc_toolchain",
+        toolchain = ":fake_cc",
+        toolchain_type = "@bazel_tools//tools/cpp:toolchain_type",
+        target_compatible_with = [":llvm_21"],
+    )
     for kind, value in [("cuda", "cuda_12_4"), ("cuda", "cuda_missing"), ("cuda", "cuda_no_nvcc"), ("llvm", "llvm_21"), ("llvm", "llvm_missing")]:
         native.toolchain(
             name = "fake_%s_toolchain" % value,
@@ -67,4 +88,24 @@ fake_cc_library = rule(
         "quote_includes": attr.string_list(doc = "Its quote include paths."),
         "system_includes": attr.string_list(doc = "Its system include paths."),
     },
+)
+
+def _fake_cc_config_impl(ctx):
+    return cc_common.create_cc_toolchain_config_info(
+        ctx = ctx,
+        toolchain_identifier = "fake",
+        host_system_name = "fake",
+        target_system_name = "fake",
+        target_cpu = "fake",
+        target_libc = "fake",
+        compiler = "fake",
+        abi_version = "fake",
+        abi_libc_version = "fake",
+        tool_paths = [tool_path(name = t, path = "/fake/cc/" + t) for t in ["ar", "cpp", "gcc", "gcov", "ld", "nm", "objdump", "strip"]],
+    )
+
+_fake_cc_config = rule(
+    implementation = _fake_cc_config_impl,
+    doc = "The configuration of the fake C++ toolchain.",
+    provides = [CcToolchainConfigInfo],
 )
