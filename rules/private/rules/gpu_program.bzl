@@ -57,10 +57,13 @@ def _gpu_binary_impl(ctx):
         ),
     ]
 
+def _shell_quote(s):
+    return "'" + s.replace("'", "'\\''") + "'"
+
 def _gpu_test_impl(ctx):
     program = ctx.executable.program
     checker = ctx.executable._filecheck
-    script = ctx.actions.declare_file(ctx.label.name + ".check.sh")
+    script = ctx.actions.declare_file(ctx.label.name)
     ctx.actions.expand_template(
         template = ctx.file._template,
         output = script,
@@ -70,6 +73,7 @@ def _gpu_test_impl(ctx):
             "%{filecheck}": checker.short_path,
             "%{checks}": ctx.file.src.short_path,
             "%{prefixes}": " ".join(["--check-prefix=" + p for p in ctx.attr.check_prefixes]),
+            "%{args}": " ".join([_shell_quote(a) for a in ctx.attr.program_args]),
         },
         is_executable = True,
     )
@@ -144,6 +148,7 @@ _gpu_test = rule(
             doc = "The FileCheck prefixes whose directives the output must match.",
         ),
         "program": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The gpu_binary to run."),
+        "program_args": attr.string_list(doc = "The program's arguments, written into the test script (so that a runner that starts the script by hand passes them too), before any `--test_arg`."),
         "src": attr.label(mandatory = True, allow_single_file = [".mlir"], doc = "The file holding the CHECK lines: the program's source."),
         "_filecheck": attr.label(
             default = Label("//tools/cmd/gpubuild"),
@@ -160,12 +165,13 @@ _gpu_test = rule(
 )
 
 # The attributes of a test rule rather than of the program it runs.
-_TEST_ARGS = ["args", "check_prefixes", "env", "env_inherit", "flaky", "local", "shard_count", "size", "timeout"]
+_TEST_ARGS = ["check_prefixes", "env", "env_inherit", "flaky", "local", "shard_count", "size", "timeout"]
 
 def gpu_test(name, src, runs_on = [], tags = [], exec_properties = {}, visibility = None, **kwargs):
     """An MLIR GPU program run as a test: its standard output must match its source's `// CHECK` lines.
 
-    The program is `NAME_program`, a `gpu_binary`; the test runs it (with `args`) and checks what it
+    The program is `NAME_program`, a `gpu_binary`; the test runs it (with `args`, which the test
+    script holds, then any `--test_arg`) and checks what it
     prints with `gpubuild filecheck`, which reads `CHECK`, `CHECK-NEXT`, `CHECK-SAME`, `CHECK-NOT`,
     `CHECK-COUNT-n`, `CHECK-LABEL`, `{{regex}}` and `[[VAR:regex]]` as LLVM's FileCheck does. A
     program that exits with a non-zero status fails the test. The test needs a GPU: it is tagged `gpu`
@@ -186,6 +192,7 @@ def gpu_test(name, src, runs_on = [], tags = [], exec_properties = {}, visibilit
         and those of every test (`args`, `size`, `timeout`, ...).
     """
     test_kwargs = {k: kwargs.pop(k) for k in _TEST_ARGS if k in kwargs}
+    program_args = kwargs.pop("args", [])
     other_tags = [t for t in tags if t != GPU_TAG]
     gpu_binary(
         name = name + "_program",
@@ -199,6 +206,7 @@ def gpu_test(name, src, runs_on = [], tags = [], exec_properties = {}, visibilit
     _gpu_test(
         name = name,
         program = ":" + name + "_program",
+        program_args = program_args,
         src = src,
         tags = tags + ([GPU_TAG] if GPU_TAG not in tags else []),
         exec_properties = dict(gpu_exec_properties(runs_on), **exec_properties),

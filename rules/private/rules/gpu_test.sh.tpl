@@ -2,7 +2,7 @@
 # gpu_test %{label}: runs the program, then checks its standard output against the CHECK lines of
 # its source, as MLIR's integration tests do (`mlir-runner ... | FileCheck %s`, with pipefail).
 out="${TEST_TMPDIR:-${TMPDIR:-/tmp}}/program.out"
-"./%{program}" "$@" >"$out"
+"./%{program}" %{args} "$@" >"$out"
 status=$?
 if [ "$status" -ne 0 ]; then
   cat "$out"
