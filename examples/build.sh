@@ -37,6 +37,13 @@ printf '\n== the GPU tests (gpu_cc_test): built here, run on a GPU (tests/gpu/ru
 bazel build //examples/cuda:cuda_test_runner_abi >/dev/null 2>&1
 cat bazel-bin/examples/cuda/cuda_test_runner_abi.abi.txt
 
+printf '\n== MLIR programs (gpu_binary, gpu_test): each module of each program, as a fatbin the program carries\n'
+for p in $(bazel query 'kind(gpu_binary, //examples/...)' 2>/dev/null); do
+  d=bazel-bin/$(sed 's#^//##; s#:#/#' <<<"$p")_modules/fatbin
+  printf '\n== %s: the program %s\n' "$p" "$(sed 's#^//##; s#:#/#' <<<"$p")"
+  for f in "$d"/*.fatbin; do show "$f"; done
+done
+
 printf '\n== the gpu_module targets of examples/ (gpubuild chips)\n'
 "$g" chips --repo . //examples/...
 printf '\n== the same fatbin inside host programs: Go (gpu_go_library) and C (gpu_cc_library)\n'

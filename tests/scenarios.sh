@@ -200,6 +200,59 @@ scenario_cuda() {
   fi
 }
 
+# mlir: MLIR programs (gpu_binary, gpu_test) as a user writes them: the test builds (its program,
+# the runner ABI check), with the actions of every module over directories; adding a chip re-runs one
+# compile, the link and the host side; the test is tagged gpu; a program refused for a runner; bad
+# programs fail with one error each and leave no program behind.
+scenario_mlir() {
+  workspace mlir
+  out=$(nbazel test //:add_test_runner_abi //:add_test --build_tests_only --test_tag_filters=-gpu --execution_log_json_file="$ws/exec.json" 2>&1)
+  if [ $? -ne 0 ]; then bad mlir/test "bazel test fails: $(tail -20 <<<"$out")"; return; fi
+  expect mlir/test "$out" "//:add_test_runner_abi" "1 test passes"
+  local lowers compiles links hosts
+  lowers=$(executed "$ws/exec.json" GpuLower) compiles=$(executed "$ws/exec.json" GpuCompile)
+  links=$(executed "$ws/exec.json" GpuLink) hosts=$(executed "$ws/exec.json" MlirHostCompile)
+  if [ "$lowers" = 1 ] && [ "$compiles" = 3 ] && [ "$links" = 1 ] && [ "$hosts" = 1 ]; then
+    ok "mlir/actions (1 lowering of every module, 3 compiles: sm_80 PTX and cubin, sm_90 cubin; 1 link, 1 host compile)"
+  else
+    bad mlir/actions "ran $lowers lowering, $compiles compile, $links link and $hosts host actions, want 1, 3, 1, 1"
+  fi
+  if [ -x "$ws/bazel-bin/add_test_program" ] && [ -f "$ws/bazel-bin/add_test_program_modules/fatbin/main_kernel.fatbin" ]; then
+    ok mlir/outputs
+  else
+    bad mlir/outputs "no bazel-bin/add_test_program or its module main_kernel.fatbin"
+  fi
+  sed -i 's#^        "sm_90",#        "sm_86",\n        "sm_90",#' "$ws/BUILD.bazel"
+  out=$(nbazel build //:add_test --execution_log_json_file="$ws/exec.json" 2>&1)
+  if [ $? -ne 0 ]; then bad mlir/add_chip "the build fails: $(tail -20 <<<"$out")"; else
+    lowers=$(executed "$ws/exec.json" GpuLower) compiles=$(executed "$ws/exec.json" GpuCompile)
+    links=$(executed "$ws/exec.json" GpuLink) hosts=$(executed "$ws/exec.json" MlirHostCompile)
+    if [ "$lowers" = 0 ] && [ "$compiles" = 1 ] && [ "$links" = 1 ] && [ "$hosts" = 1 ]; then
+      ok "mlir/add_chip (adding sm_86 re-ran 1 compile, the link and the host compile)"
+    else
+      bad mlir/add_chip "ran $lowers lowering, $compiles compile, $links link and $hosts host actions, want 0, 1, 1, 1"
+    fi
+  fi
+  out=$(nbazel query --output=build //:add_test 2>&1)
+  expect mlir/gpu_test "$out" '"gpu"' '"gpu": "nvidia"' '"gpu-chips": "sm_90"'
+  out=$(nbazel build //:add_sm80 --@rules_gpu//gpu:runners=sm_90 2>&1)
+  if [ $? -eq 0 ]; then bad mlir/runner "the build passed; the program's module is an sm_80 cubin only"; else
+    expect mlir/runner "$out" "//:add_sm80" "main_kernel.fatbin on sm_90: does not load on sm_90" "fix: add sm_90 to the chips"
+  fi
+  # failing CASE TARGET TEXT...: building //:TARGET fails, prints every TEXT, and leaves no program.
+  failing() {
+    local name=mlir/$1 t=$2
+    shift 2
+    out=$(nbazel build "//:$t" 2>&1)
+    if [ $? -eq 0 ]; then bad "$name" "the build passed"; return; fi
+    if [ -e "$ws/bazel-bin/$t" ]; then bad "$name" "left behind: bazel-bin/$t"; return; fi
+    expect "$name" "$out" "$@"
+  }
+  failing bad_name bad_name "//:bad_name: compiling bad_name.mlir for every chip: gpu.module @\"my kernels\": a program's module names become file names; rename it"
+  failing no_main no_main "//:no_main: compiling no_main.mlir for the host: the program has no func.func @main"
+  failing float_main float_main "//:float_main: compiling float_main.mlir for the host: @main returns float; return nothing (exit status 0) or i32"
+}
+
 # badinput: each bad input fails with one error naming the target, the file and the chip, and leaves
 # no output: PTX ISA too low for its chip, malformed MLIR, malformed PTX, a module with no kernel, a
 # CUDA C++ header that no dependency provides, a
@@ -247,7 +300,7 @@ scenario_badinput() {
 }
 
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(seed chips hermetic embed cuda badinput)
+[ ${#names[@]} -eq 0 ] && names=(seed chips hermetic embed cuda mlir badinput)
 for name in "${names[@]}"; do
   start=$SECONDS
   "scenario_$name"

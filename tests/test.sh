@@ -65,6 +65,13 @@ fi
 grep -F "seed_sm80_cu/seed/seed.fatbin on sm_90 (driver 13.0): does not load on sm_90" <<<"$out" && grep -F "fix: add sm_90 to the chips" <<<"$out" ||
   { echo "FAIL: the refusal does not say why and what to change:" >&2; tail -20 <<<"$out" >&2; exit 1; }
 
+step "the seed as an MLIR program: a gpu_binary of sm_80 cubins only is refused for sm_90"
+if out=$(bazel build //examples/mlir:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1); then
+  echo "FAIL: //examples/mlir:seed_bin built for runner sm_90; its module is an sm_80 cubin only" >&2; exit 1
+fi
+grep -F "seed_bin_modules/fatbin/main_kernel.fatbin on sm_90 (driver 13.0): does not load on sm_90" <<<"$out" && grep -F "fix: add sm_90 to the chips" <<<"$out" ||
+  { echo "FAIL: the refusal does not say why and what to change:" >&2; tail -20 <<<"$out" >&2; exit 1; }
+
 step "reproducible: two clean builds, at different paths and output roots, give the same bytes"
 tests/reproducible.sh
 

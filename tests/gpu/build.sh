@@ -94,4 +94,31 @@ env/env.sh run bash -c '
   done
 ' _ "$(cd "$out" && pwd)" "$(cd "$out" && pwd)/mlir_own"
 ls "$out/mlir_own"
+# MLIR programs (gpu_binary, gpu_test): their GPU tests are in bazel/ with the others. Here: the
+# runtime's own tests (package mlirrt, cgo against the environment's cuda.h, as gpurun), the seed
+# program (sm_80 cubins only) refused at build time for sm_90 and built without runners, and the
+# same programs lowered and serialized by MLIR's own pipeline (mlir-opt --gpu-lower-to-nvvm-pipeline)
+# and linked with our runtime, to compare their output.
+mkdir -p "$out/mlir/own" "$out/mlir/mlirrt"
+CGO_CFLAGS="-I$inc" CGO_LDFLAGS="-L$env_root/usr/lib/x86_64-linux-gnu/stubs" \
+  go test -c -tags cuda -o "$out/mlir/mlirrt/mlirrt.test" ./tools/internal/mlirrt
+cp -r tools/internal/mlirrt/testdata "$out/mlir/mlirrt/"
+env/env.sh run bash -c '
+  set -euo pipefail
+  bazel build //examples/mlir:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1 |
+    grep -E "^(FAIL|OK|     fix:)|checks fail" | sed "s#bazel-out/[^ ]*/##" >"$1/seed_refusal.txt" || true
+  bazel build //examples/mlir:seed_bin >/dev/null 2>&1 || bazel build //examples/mlir:seed_bin
+  cp -L bazel-bin/examples/mlir/seed_bin "$1/"
+  go build -tags cuda -buildmode=c-archive -o "$1/own/libmlirrt.a" ./tools/internal/mlirrt/archive
+  for src in examples/mlir/*.mlir; do
+    k=$(basename "$src" .mlir)
+    CUDA_ROOT=/usr/lib/cuda mlir-opt-21 "$src" --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-format=fatbin opt-level=2" -o "$1/own/$k.lowered.mlir"
+    mlir-translate-21 --mlir-to-llvmir "$1/own/$k.lowered.mlir" -o "$1/own/$k.ll"
+    llc-21 -filetype=obj -relocation-model=pic -O2 "$1/own/$k.ll" -o "$1/own/$k.o"
+    clang-21 "$1/own/$k.o" "$1/own/libmlirrt.a" -lcuda -lpthread -ldl -o "$1/own/$k"
+    cp "$src" "$1/own/"
+    rm "$1/own/$k.lowered.mlir" "$1/own/$k.ll" "$1/own/$k.o"
+  done
+' _ "$(cd "$out" && pwd)/mlir"
+cat "$out/mlir/seed_refusal.txt"; ls "$out/mlir" "$out/mlir/own"
 echo "build.sh: $out is ready ($(du -sh "$out" | cut -f1))"

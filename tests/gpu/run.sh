@@ -186,6 +186,52 @@ res=$("$b/examples/cuda/seed_runtime" 2>&1); rc=$?
 if [ $rc -ne 0 ] && grep -q cudaErrorNoKernelImageForDevice <<<"$res"; then ok=PASS; else ok=FAIL; fail=1; fi
 echo "Forced through (built without runners), run here: $ok, exit $rc (expected: 1 and cudaErrorNoKernelImageForDevice): \`$res\`" >>"$md"
 
+# 9. MLIR programs: the runtime's own tests on the GPU; the seed program forced through; the
+# examples serialized by MLIR's own pipeline, linked with our runtime, checked as their gpu_test is.
+{
+  echo
+  echo "## 9. MLIR programs: the runtime, the seed, MLIR's own pipeline"
+  echo
+} >>"$md"
+mr=$dir/mlir
+res=$(cd "$mr/mlirrt" && timeout 300 ./mlirrt.test -test.v 2>&1); rc=$?
+[ $rc -eq 0 ] && ok=PASS || { ok="FAIL (exit $rc)"; fail=1; }
+echo "$res" >"$out/mlirrt_test.txt"
+echo "- \`go test -tags cuda ./tools/internal/mlirrt\` (the test binary, run here): $ok; $(grep -c '^--- PASS' <<<"$res") passed, $(grep -c '^--- SKIP' <<<"$res") skipped: $(grep -E '^--- (PASS|FAIL|SKIP)' <<<"$res" | sed 's/ (.*//' | tr '\n' ' ')" >>"$md"
+{
+  echo "- The seed as a program (examples/mlir:seed_bin, format bin, sm_80 only). At build time,"
+  echo "  \`bazel build //examples/mlir:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0\` fails:"
+  echo
+  echo '```'
+  cat "$mr/seed_refusal.txt"
+  echo '```'
+  echo
+} >>"$md"
+res=$("$mr/seed_bin" 2>&1); rc=$?
+if [ $rc -eq 1 ] && grep -q "sm_80" <<<"$res" && grep -q "sm_90" <<<"$res"; then ok=PASS; else ok=FAIL; fail=1; fi
+{
+  echo "  Forced through (built without runners), run here: $ok, exit $rc (expected: 1, and a message naming sm_80 and sm_90):"
+  echo
+  echo '```'
+  echo "$res"
+  echo '```'
+  echo
+  echo "- The examples through MLIR's own pipeline (\`mlir-opt-21 --gpu-lower-to-nvvm-pipeline=\"cubin-chip=sm_90 cubin-format=fatbin\"\`, translate, llc, linked with our runtime), their output checked by the same CHECK lines:"
+  echo
+  echo "| program | result | output |"
+  echo "|---|---|---|"
+} >>"$md"
+for p in "$mr"/own/*.mlir; do
+  k=$(basename "$p" .mlir); args=()
+  [ "$k" = cli_arg ] && args=(7)
+  o=$(mktemp -d)
+  res=$("$mr/own/$k" "${args[@]}" 2>&1 >"$o/out.txt") || true
+  if [ -z "$res" ] && "$g" filecheck --input-file "$o/out.txt" "$p" >"$o/check.txt" 2>&1; then ok=PASS; else ok=FAIL; fail=1; fi
+  echo "own $k: $ok"; sed 's/^/    /' "$o/out.txt" "$o/check.txt"
+  echo "| $k | $ok | $(head -c 300 "$o/out.txt" | tr '\n' ';' | sed 's/;/; /g') $(head -c 300 <<<"$res") |" >>"$md"
+  rm -rf "$o"
+done
+
 # 3. Load times.
 {
   echo
