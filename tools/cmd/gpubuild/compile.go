@@ -38,7 +38,7 @@ const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|i
   --format llvm writes every module's device code as LLVM IR, NAME.ll, into the directory OUT; then
   each chip's compile --program --chip CHIP takes that directory (or one of PTX) as SRC and writes
   a directory of NAME.cubin (bin), NAME.ptx (isa) or NAME.bc (offload). gpubuild link --program
-  makes each module's fatbin, and gpubuild program the host side.`
+  makes each module's fatbin, and gpubuild host the host side.`
 
 // clangOption names the clang option at args[0] ("" when it is none) and says how many arguments it
 // takes. compile takes these as clang spells them, with their value apart ("-I dir") or joined

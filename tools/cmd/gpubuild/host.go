@@ -93,8 +93,10 @@ func hostMLIR(ctx context.Context, c *command, o common, tools compile.Tools, sr
 	case opt < 0 || opt > 3:
 		return c.usageError("-O %d: use 0 to 3", opt)
 	}
-	if _, err := chip.Parse(chipName); err != nil {
+	if ch, err := chip.Parse(chipName); err != nil {
 		return o.wrap(err)
+	} else if ch.Virtual {
+		return c.usageError("--chip %s is a virtual (PTX) chip; name the real chip of the artifacts, e.g. sm_%d", chipName, ch.Number())
 	}
 	entries, err := os.ReadDir(modules)
 	if err != nil {

@@ -125,8 +125,15 @@ func wrapMain(ir []byte) ([]byte, error) {
 	if m == nil {
 		return nil, errors.New("the program has no func.func @main: define the host entry point, func.func @main() (or @main(%argc: i32, %argv: !llvm.ptr))")
 	}
-	ret := strings.Fields(string(m[1]))
-	if len(ret) == 0 {
+	// The result type is the last word before @main (after linkage and attributes), or an
+	// aggregate { ... } (a memref, a tuple).
+	head := strings.TrimSpace(string(m[1]))
+	var ret string
+	if i := strings.Index(head, "{"); i >= 0 {
+		ret = head[i:]
+	} else if f := strings.Fields(head); len(f) > 0 {
+		ret = f[len(f)-1]
+	} else {
 		return nil, errors.New("cannot read the result type of @main in the lowered program")
 	}
 	var types []string
@@ -139,12 +146,12 @@ func wrapMain(ir []byte) ([]byte, error) {
 	if sig != "" && sig != "i32, ptr" {
 		return nil, fmt.Errorf("@main takes (%s) once lowered; it may take nothing, or (i32, !llvm.ptr): argc and argv", sig)
 	}
-	switch ret[len(ret)-1] {
+	switch ret {
 	case "i32":
 		return ir, nil
 	case "void":
 	default:
-		return nil, fmt.Errorf("@main returns %s; return nothing (exit status 0) or i32 (the exit status)", ret[len(ret)-1])
+		return nil, fmt.Errorf("@main returns %s; return nothing (exit status 0) or i32 (the exit status)", ret)
 	}
 	out := mainRef.ReplaceAll(ir, []byte("@"+userMain+"$1"))
 	args := ""

@@ -71,7 +71,7 @@ func (t Tools) LowerProgram(ctx context.Context, job Job) ([]string, error) {
 	if err := t.check(job); err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(job.Out)), ".gpubuild-")
+	tmp, err := programTemp(job.Out)
 	if err != nil {
 		return nil, job.fail(nil, "", err)
 	}
@@ -113,11 +113,32 @@ func (t Tools) LowerProgram(ctx context.Context, job Job) ([]string, error) {
 	return names, nil
 }
 
-// moveInto moves files (a name in dir -> the file to move there) into dir, made if missing. A
-// failure removes what it moved already, so the directory holds all of them or none.
+// programTemp makes a temporary directory beside the output directory of a program's modules (its
+// parents made if missing), for the work; the caller removes it.
+func programTemp(out string) (string, error) {
+	parent := filepath.Dir(filepath.Clean(out))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return "", err
+	}
+	return os.MkdirTemp(parent, ".gpubuild-")
+}
+
+// moveInto moves files (a name in dir -> the file to move there) into dir. A directory that holds
+// a file this run does not write (a module of an earlier version of the program, or anything else)
+// is an error, since the next step would take it for a module; nothing is removed. A failure
+// removes what it moved already, so the directory holds all of them or none.
 func moveInto(dir string, files map[string]string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if _, ok := files[e.Name()]; !ok {
+			return fmt.Errorf("%s holds %s, which is not a module of this program: give an empty directory, or remove it", dir, e.Name())
+		}
 	}
 	var moved []string
 	for name, from := range files {
@@ -178,7 +199,7 @@ func moduleBody(printed []byte, pattern string) (string, error) {
 // Extensions are the file extensions of the per-chip formats' files.
 var Extensions = map[Format]string{FormatBin: ".cubin", FormatISA: ".ptx", FormatOffload: ".bc", FormatLLVM: ".ll"}
 
-// CompileProgram compiles every module of a program for job.Chip: each file NAME.ll or NAME.ptx of
+// CompileProgram compiles every module of a program for job.Chip: each file NAME.ll, NAME.bc or NAME.ptx of
 // the directory job.Src (what LowerProgram, or a CompileProgram to PTX, wrote) becomes NAME.cubin,
 // NAME.ptx or NAME.bc, by job.Format, in the directory job.Out. Errors name job.Origin (the
 // program) and the module. The files appear only when every module compiled.
@@ -191,7 +212,7 @@ func (t Tools) CompileProgram(ctx context.Context, job Job) error {
 	if !ok || job.Format == FormatLLVM {
 		return job.fail(nil, "", fmt.Errorf("a program's modules compile to bin, isa or offload, not %s", job.Format))
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(job.Out)), ".gpubuild-")
+	tmp, err := programTemp(job.Out)
 	if err != nil {
 		return job.fail(nil, "", err)
 	}
@@ -208,7 +229,7 @@ func (t Tools) CompileProgram(ctx context.Context, job Job) error {
 			kind = k
 		}
 		if kind == "" || strings.HasPrefix(name, ".") {
-			return job.fail(nil, "", fmt.Errorf("%s: not a module of the program (NAME.ll or NAME.ptx)", filepath.Join(job.Src, name)))
+			return job.fail(nil, "", fmt.Errorf("%s: not a module of the program (NAME.ll, NAME.bc or NAME.ptx)", filepath.Join(job.Src, name)))
 		}
 		mjob := job
 		mjob.Src, mjob.Kind, mjob.Link = filepath.Join(job.Src, name), kind, nil

@@ -2,6 +2,7 @@ package mlir
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -26,18 +27,23 @@ func ToBinaries(src []byte, target string, binaries map[string][]byte) ([]byte, 
 		}
 		data, ok := binaries[m.Name]
 		if !ok {
-			return nil, fmt.Errorf("line %d: gpu.module @%s has no artifact (have %s)", m.Line, m.Name, names(binaries))
+			return nil, fmt.Errorf("line %d: gpu.module %s has no artifact (have %s)", m.Line, symbol(m.Name), names(binaries))
 		}
 		used[m.Name] = true
 		b.Write(src[last:m.Start])
-		fmt.Fprintf(&b, "gpu.binary @%s [#gpu.object<%s, %s>]", m.Name, target, quote(string(data)))
+		fmt.Fprintf(&b, "gpu.binary %s [#gpu.object<%s, %s>]", symbol(m.Name), target, quote(string(data)))
 		last = m.End
 	}
 	b.Write(src[last:])
+	var extra []string
 	for name := range binaries {
 		if !used[name] {
-			return nil, fmt.Errorf("an artifact for gpu.module @%s, which the program does not have (its top-level modules: %s)", name, topLevel(mods))
+			extra = append(extra, symbol(name))
 		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return nil, fmt.Errorf("an artifact for gpu.module %s, which the program does not have (its top-level modules: %s)", strings.Join(extra, ", "), topLevel(mods))
 	}
 	return []byte(b.String()), nil
 }
@@ -45,7 +51,7 @@ func ToBinaries(src []byte, target string, binaries map[string][]byte) ([]byte, 
 func names(m map[string][]byte) string {
 	var s []string
 	for n := range m {
-		s = append(s, "@"+n)
+		s = append(s, symbol(n))
 	}
 	sort.Strings(s)
 	if len(s) == 0 {
@@ -58,11 +64,23 @@ func topLevel(mods []Module) string {
 	var s []string
 	for _, m := range mods {
 		if m.TopLevel {
-			s = append(s, "@"+m.Name)
+			s = append(s, symbol(m.Name))
 		}
 	}
 	if len(s) == 0 {
 		return "none"
 	}
 	return strings.Join(s, ", ")
+}
+
+// bareName is MLIR's bare identifier, which a symbol reference may spell without quotes.
+var bareName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$.]*$`)
+
+// symbol spells a symbol reference as MLIR prints it: @name, or @"..." when name is not a bare
+// identifier.
+func symbol(name string) string {
+	if bareName.MatchString(name) {
+		return "@" + name
+	}
+	return "@" + quote(name)
 }

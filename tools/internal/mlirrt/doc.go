@@ -21,6 +21,16 @@
 // runtime.LockOSThread. Unlike upstream, which keeps one primary context for whichever device was
 // the default first, each device ordinal gets its own.
 //
+// Why the driver through cgo, not gorgonia.org/cu (which tools/internal/launch uses): measured with
+// gorgonia.org/cu v0.9.6, its package init calls cuInit and, without a GPU, prints a generic message
+// and calls os.Exit(1) — every program (and every test binary, on machines without a GPU) would die
+// before main, instead of failing at the first call with this package's message; its Module,
+// Function, Stream and Event wrap the driver's handles in unexported fields, while the lowered
+// program passes and receives the raw CUmodule, CUfunction, CUstream and CUevent; it has no
+// cuLaunchKernelEx (cluster launches) and no launch with an `extra` argument; and the module loads
+// run in the program's global constructors, before the Go runtime has started, so they must be C
+// anyway.
+//
 // Errors: upstream prints "'call' failed with 'CUDA_ERROR_...'" and carries on; here the first
 // failure prints the call, its arguments where they help, the driver's error name and string, and
 // for a module that does not load the images it holds, the GPU's chip and the fix, then flushes
