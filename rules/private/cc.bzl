@@ -3,9 +3,12 @@
 The same as what a `cc_library` compile sees: the target's own `hdrs`, `includes`, `defines` and
 `copts`, and the `CcInfo` of its `deps` (their headers, include paths, system and quote includes, and
 defines). The headers are action inputs, so that a sandboxed compile sees them and nothing else.
+And the C++ toolchain of the rules that compile or link host code (`cc_features`).
 """
 
 load("@bazel_skylib//lib:paths.bzl", "paths")
+load("@rules_cc//cc:find_cc_toolchain.bzl", "find_cc_toolchain")
+load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 
 CUDA_ATTRS = {
@@ -55,3 +58,20 @@ def cuda_compilation(ctx):
 def has_cuda_attrs(ctx):
     """Whether any of the CUDA C++ project attributes is set."""
     return any([getattr(ctx.attr, a, None) for a in ["hdrs", "deps", "includes", "defines", "copts"]])
+
+def cc_features(ctx):
+    """The rule's C++ toolchain and its feature configuration, as cc_common's compile and link want them.
+
+    Args:
+      ctx: the rule context (its rule uses `use_cc_toolchain()` and the `cpp` fragment).
+
+    Returns:
+      (cc_toolchain, feature_configuration).
+    """
+    cc_toolchain = find_cc_toolchain(ctx)
+    return cc_toolchain, cc_common.configure_features(
+        ctx = ctx,
+        cc_toolchain = cc_toolchain,
+        requested_features = ctx.features,
+        unsupported_features = ctx.disabled_features,
+    )

@@ -1,10 +1,10 @@
 """The `cuda_library` rule: CUDA C++ with host code, built per chip, as a C++ library."""
 
 load("@rules_cc//cc:action_names.bzl", "ACTION_NAMES")
-load("@rules_cc//cc:find_cc_toolchain.bzl", "find_cc_toolchain", "use_cc_toolchain")
+load("@rules_cc//cc:find_cc_toolchain.bzl", "use_cc_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
-load("//rules/private:cc.bzl", "CUDA_ATTRS", "cuda_compilation")
+load("//rules/private:cc.bzl", "CUDA_ATTRS", "cc_features", "cuda_compilation")
 load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_module", "emit_runs_on", "module_settings", "source_stem")
 load("//rules/private/actions:host.bzl", "emit_host_compile", "emit_register")
@@ -59,13 +59,7 @@ def _cuda_library_impl(ctx):
     settings = module_settings(ctx, gctx, srcs = srcs, format = fmt, rdc = rdc, no_kernel_ok = True)
     if not gctx.llvm or gctx.llvm.missing or "clang" not in gctx.llvm.tools:
         fail("%s: the host side of CUDA C++ is compiled by clang, and the LLVM toolchain has none; register an LLVM toolchain with clang (the llvm module extension's)" % label)
-    cc_toolchain = find_cc_toolchain(ctx)
-    features = cc_common.configure_features(
-        ctx = ctx,
-        cc_toolchain = cc_toolchain,
-        requested_features = ctx.features,
-        unsupported_features = ctx.disabled_features,
-    )
+    cc_toolchain, features = cc_features(ctx)
     host_flags = _toolchain_flags(ctx, cc_toolchain, features)
     project = cuda_compilation(ctx)
     opt = ["-O0", "-g"] if ctx.var["COMPILATION_MODE"] == "dbg" else ["-O2"]

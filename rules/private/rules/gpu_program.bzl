@@ -1,8 +1,9 @@
 """`gpu_binary` and `gpu_test`: whole MLIR GPU programs (host code and kernels) as executables and tests."""
 
-load("@rules_cc//cc:find_cc_toolchain.bzl", "find_cc_toolchain", "use_cc_toolchain")
+load("@rules_cc//cc:find_cc_toolchain.bzl", "use_cc_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load("//rules/private:cc.bzl", "cc_features")
 load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:labels.bzl", "display_label")
 load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_program", "emit_runs_on", "module_settings")
@@ -29,13 +30,7 @@ def _gpu_binary_impl(ctx):
     obj = ctx.actions.declare_file("_objs/%s/%s.pic.o" % (name, name))
     emit_program_host(gctx, src = src, modules = built.modules, chip = built.lowest, out = obj, opt = 0 if ctx.var["COMPILATION_MODE"] == "dbg" else 2)
 
-    cc_toolchain = find_cc_toolchain(ctx)
-    features = cc_common.configure_features(
-        ctx = ctx,
-        cc_toolchain = cc_toolchain,
-        requested_features = ctx.features,
-        unsupported_features = ctx.disabled_features,
-    )
+    cc_toolchain, features = cc_features(ctx)
     linked = cc_common.link(
         name = name,
         actions = ctx.actions,

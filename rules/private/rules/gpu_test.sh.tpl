@@ -9,4 +9,5 @@ if [ "$status" -ne 0 ]; then
   echo "%{label}: %{program} exited with status $status (its output is above); the CHECK lines were not tried" >&2
   exit 1
 fi
+cat "$out" # into the test's log, for the record
 exec "./%{filecheck}" filecheck %{prefixes} --input-file "$out" "%{checks}"

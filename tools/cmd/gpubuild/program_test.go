@@ -14,49 +14,18 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
-// programSrc is an MLIR program with a gpu.module before @main, one after, and a gpu.launch region
-// in @main, which gpu-kernel-outlining makes gpu.module @main_kernel.
-const programSrc = `module attributes {gpu.container_module} {
-  gpu.module @zeta {
-    gpu.func @kz(%m: memref<4xf32>) kernel {
-      %i = gpu.thread_id x
-      %x = memref.load %m[%i] : memref<4xf32>
-      %y = arith.addf %x, %x : f32
-      memref.store %y, %m[%i] : memref<4xf32>
-      gpu.return
-    }
-  }
-  func.func @main() {
-    %c1 = arith.constant 1 : index
-    %c4 = arith.constant 4 : index
-    %m = memref.alloc() : memref<4xf32>
-    %mu = memref.cast %m : memref<4xf32> to memref<*xf32>
-    gpu.host_register %mu : memref<*xf32>
-    gpu.launch_func @zeta::@kz blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%m : memref<4xf32>)
-    gpu.launch_func @alpha::@ka blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%m : memref<4xf32>)
-    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-               threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
-      %v = arith.index_cast %tx : index to i32
-      %f = arith.sitofp %v : i32 to f32
-      memref.store %f, %m[%tx] : memref<4xf32>
-      gpu.terminator
-    }
-    return
-  }
-  gpu.module @alpha {
-    gpu.func @ka(%m: memref<4xf32>) kernel {
-      %i = gpu.thread_id x
-      %x = memref.load %m[%i] : memref<4xf32>
-      %y = arith.mulf %x, %x : f32
-      memref.store %y, %m[%i] : memref<4xf32>
-      gpu.return
-    }
-  }
-}
-`
+// programSrc is tools/internal/compile's testdata/program.mlir (see there): modules zeta,
+// main_kernel, main_kernel_0 (two gpu.launch regions, outlined) and alpha.
+var programSrc = func() string {
+	b, err := os.ReadFile("../../internal/compile/testdata/program.mlir")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 // programKernels maps each module of programSrc to the kernel it defines.
-var programKernels = map[string]string{"zeta": "kz", "main_kernel": "main_kernel", "alpha": "ka"}
+var programKernels = map[string]string{"zeta": "kz", "main_kernel": "main_kernel", "main_kernel_0": "main_kernel", "alpha": "ka"}
 
 // moduleFiles are the files of programKernels' modules with ext, sorted as a directory lists them.
 func moduleFiles(ext string) []string {
@@ -294,8 +263,8 @@ func TestProgramHostErrors(t *testing.T) {
 	}{
 		{"a module missing", []string{"zeta.fatbin", "alpha.fatbin"}, "gpu.module @main_kernel has no artifact (have @alpha, @zeta)"},
 		{"no module", nil, "gpu.module @zeta has no artifact (have none)"},
-		{"a fatbin of no module", []string{"zeta.fatbin", "alpha.fatbin", "main_kernel.fatbin", "omega.fatbin"},
-			"an artifact for gpu.module @omega, which the program does not have (its top-level modules: @zeta, @main_kernel, @alpha)"},
+		{"a fatbin of no module", []string{"zeta.fatbin", "alpha.fatbin", "main_kernel.fatbin", "main_kernel_0.fatbin", "omega.fatbin"},
+			"an artifact for gpu.module @omega, which the program does not have (its top-level modules: @zeta, @main_kernel, @main_kernel_0, @alpha)"},
 		{"not a fatbin", []string{"zeta.fatbin", "alpha.fatbin", "main_kernel.cubin"}, "main_kernel.cubin: not a module's fatbin (NAME.fatbin)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
