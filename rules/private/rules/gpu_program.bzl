@@ -19,7 +19,7 @@ def _gpu_binary_impl(ctx):
     label = gctx.label
     fmt = ctx.attr.format
     settings = module_settings(ctx, gctx, srcs = [src], format = fmt, rdc = False)
-    if "mlir_opt" not in gctx.llvm.tools or "llc" not in gctx.llvm.tools:
+    if [t for t in ["mlir_opt", "mlir_translate", "llc"] if t not in gctx.llvm.tools]:
         fail("%s: an MLIR program's host side needs mlir-opt, mlir-translate and llc from the LLVM toolchain" % label)
     name = ctx.label.name
     built = emit_program(gctx, name = name, src = src, chips = settings.chips, format = fmt, opts = settings.opts, compress = ctx.attr.compress)

@@ -22,7 +22,7 @@ def gpu_exec_properties(runs_on):
         props["gpu-chips"] = ",".join(runs_on)
     return props
 
-def runner_abi_test_impl(ctx):
+def _runner_abi_test_impl(ctx):
     gctx = gpu_context(ctx, toolchains = False)
     program = ctx.executable.program
     report = ctx.actions.declare_file(ctx.label.name + ".abi.txt")
@@ -46,7 +46,7 @@ def runner_abi_test_impl(ctx):
     return [DefaultInfo(executable = script, runfiles = ctx.runfiles([report]))]
 
 runner_abi_test = rule(
-    implementation = runner_abi_test_impl,
+    implementation = _runner_abi_test_impl,
     doc = "Fails the build when `program` needs a newer glibc or libstdc++ than `--@rules_gpu//gpu:runners_have` says the runners have; as a test, prints what it needs.",
     attrs = {
         "program": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The test program."),

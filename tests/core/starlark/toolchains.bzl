@@ -7,6 +7,7 @@ the real toolchains require Linux and a CPU, which these platforms lack, so only
 load("@rules_cc//cc:cc_toolchain_config_lib.bzl", "tool_path")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load("@rules_cc//cc/toolchains:cc_toolchain.bzl", "cc_toolchain")
 load("//toolchain:cuda_toolchain.bzl", "cuda_toolchain")
 load("//toolchain:llvm_toolchain.bzl", "llvm_toolchain")
 
@@ -41,11 +42,12 @@ def fake_toolchains(name):
     cuda_toolchain(name = "fake_cuda_missing", missing = "no CUDA toolkit found (the analysis tests' missing toolkit)")
     llvm_toolchain(name = "fake_llvm_21", version = "21", root = "/fake/llvm-21", **{tool: ":fake_tool.sh" for tool in _LLVM_TOOLS})
     llvm_toolchain(name = "fake_llvm_missing", missing = "no LLVM with MLIR found (the analysis tests' missing LLVM)")
+
     # A C++ toolchain for the rules that compile or link host code (gpu_binary, cuda_library): its
     # tools are never run.
     _fake_cc_config(name = "fake_cc_config")
     native.filegroup(name = "fake_cc_files")
-    native.cc_toolchain(
+    cc_toolchain(
         name = "fake_cc",
         all_files = ":fake_cc_files",
         compiler_files = ":fake_cc_files",
