@@ -16,7 +16,7 @@ go test -run '^$' -fuzz '^FuzzRead$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" ./to
 go test -run '^$' -fuzz '^FuzzAttach$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" ./tools/internal/mlir
 
 step "the GPU programs build with cgo against the toolkit's cuda.h and libcuda (tag cuda)"
-go vet -tags cuda ./tools/internal/launch/... ./tools/cmd/gpurun/
+go vet -tags cuda ./tools/internal/launch/... ./tools/cmd/gpurun/ ./tools/internal/mlirrt/...
 if [ -e /dev/nvidia0 ]; then
   go run -tags cuda ./tools/cmd/gpurun info
 else
