@@ -21,7 +21,8 @@ const chipsUsage = `usage: gpubuild chips [--repo DIR] [--json] [PATTERN...]    
   --repo defaults to $BUILD_WORKSPACE_DIRECTORY (set by bazel run), else the repository around the
   current directory.`
 
-// runChips lists and edits the chips of the gpu_module targets in a repository's BUILD files.
+// runChips lists and edits the chips of the gpu_module targets (and cuda_library, gpu_binary,
+// gpu_test) in a repository's BUILD files.
 func runChips(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	c := newCommand("chips", chipsUsage, stdout, stderr)
 	repoDir := c.String("repo", "", "the repository root `DIR` (default: $BUILD_WORKSPACE_DIRECTORY, else the repository around the current directory)")

@@ -1,4 +1,4 @@
-// Package buildfile has one job: find and edit the gpu_module (and cuda_library) targets in the BUILD
+// Package buildfile has one job: find and edit the gpu_module (and cuda_library, gpu_binary, gpu_test) targets in the BUILD
 // files of a Bazel repository. It reads BUILD files with github.com/bazelbuild/buildtools' parser and writes them back
 // with its printer (build.Format, what buildifier writes), so comments and formatting survive an edit.
 //
@@ -12,7 +12,7 @@
 // A call is a gpu_module target when it calls the name that gpu_module was loaded under from a
 // "//rules:defs.bzl" of any repository (load("@rules_gpu//rules:defs.bzl", gpu = "gpu_module") makes
 // gpu(...) one), or the name gpu_module itself unless a load binds it to something else; the same
-// for cuda_library, whose chips mean the same.
+// for cuda_library, gpu_binary and gpu_test, whose chips mean the same.
 package buildfile
 
 import (
@@ -285,8 +285,9 @@ func (f *file) scan() {
 	}
 }
 
-// chipRules are the rules of rules_gpu that have chips: gpu_module and cuda_library.
-var chipRules = []string{"gpu_module", "cuda_library"}
+// chipRules are the rules (and macros) of rules_gpu that have chips: gpu_module, cuda_library, and
+// the MLIR programs' gpu_binary and gpu_test.
+var chipRules = []string{"gpu_module", "cuda_library", "gpu_binary", "gpu_test"}
 
 // gpuModuleNames are the names under which the file calls a rule of chipRules.
 func gpuModuleNames(f *build.File) map[string]bool {

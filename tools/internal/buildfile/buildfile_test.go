@@ -256,23 +256,25 @@ func TestGPUModuleNames(t *testing.T) {
 		src  string
 		want string
 	}{
-		{`load("@rules_gpu//rules:defs.bzl", "gpu_module")`, "cuda_library gpu_module"},
-		{`load("@rules_gpu//rules:defs.bzl", g = "gpu_module")`, "cuda_library g gpu_module"},
-		{`load("//rules:defs.bzl", g = "gpu_module")`, "cuda_library g gpu_module"},
-		{`load("@@rules_gpu+//rules:defs.bzl", g = "gpu_module")`, "cuda_library g gpu_module"},
-		{`load("//my:macros.bzl", "gpu_module")`, "cuda_library gpu_module"},
-		{`load("//my:macros.bzl", gpu_module = "my_rule")`, "cuda_library"},
-		{`load("//other/rules:defs.bzl", g = "gpu_module")`, "cuda_library gpu_module"},
-		{``, "cuda_library gpu_module"},
-		{`load("@rules_gpu//rules:defs.bzl", c = "cuda_library")`, "c cuda_library gpu_module"},
-		{`load("//my:macros.bzl", cuda_library = "my_rule")`, "gpu_module"},
+		{`load("@rules_gpu//rules:defs.bzl", "gpu_module")`, "cuda_library gpu_binary gpu_module gpu_test"},
+		{`load("@rules_gpu//rules:defs.bzl", g = "gpu_module")`, "cuda_library g gpu_binary gpu_module gpu_test"},
+		{`load("//rules:defs.bzl", g = "gpu_module")`, "cuda_library g gpu_binary gpu_module gpu_test"},
+		{`load("@@rules_gpu+//rules:defs.bzl", g = "gpu_module")`, "cuda_library g gpu_binary gpu_module gpu_test"},
+		{`load("//my:macros.bzl", "gpu_module")`, "cuda_library gpu_binary gpu_module gpu_test"},
+		{`load("//my:macros.bzl", gpu_module = "my_rule")`, "cuda_library gpu_binary gpu_test"},
+		{`load("//other/rules:defs.bzl", g = "gpu_module")`, "cuda_library gpu_binary gpu_module gpu_test"},
+		{``, "cuda_library gpu_binary gpu_module gpu_test"},
+		{`load("@rules_gpu//rules:defs.bzl", c = "cuda_library")`, "c cuda_library gpu_binary gpu_module gpu_test"},
+		{`load("//my:macros.bzl", cuda_library = "my_rule")`, "gpu_binary gpu_module gpu_test"},
+		{`load("@rules_gpu//rules:defs.bzl", t = "gpu_test")`, "cuda_library gpu_binary gpu_module gpu_test t"},
+		{`load("//my:macros.bzl", gpu_test = "my_test")`, "cuda_library gpu_binary gpu_module"},
 	} {
 		f, err := build.ParseBuild("BUILD", []byte(tc.src))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got []string
-		for _, n := range []string{"c", "cuda_library", "g", "gpu_module"} {
+		for _, n := range []string{"c", "cuda_library", "g", "gpu_binary", "gpu_module", "gpu_test", "t"} {
 			if gpuModuleNames(f)[n] {
 				got = append(got, n)
 			}
