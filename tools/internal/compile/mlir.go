@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
@@ -56,10 +55,6 @@ func (t Tools) translateBody(ctx context.Context, job Job, body, wrapped, out st
 	return job.exec(ctx, "translate to LLVM IR", t.MLIRTranslate, "--mlir-to-llvmir", wrapped, "-o", out)
 }
 
-// moduleName is a gpu.module name that an MLIR program's per-module files can carry: MLIR's bare
-// identifier (what outlining makes: main_kernel, main_kernel_0), usable as a file name as it is.
-var moduleName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$.]*$`)
-
 // LowerProgram lowers the device code of every gpu.module of an MLIR program — the top-level ones it
 // holds, and those gpu-kernel-outlining makes of its gpu.launch regions — to LLVM IR, one file per
 // module, NAME.ll, in the directory job.Out (made if missing; job.Format is FormatLLVM). It returns
@@ -91,7 +86,9 @@ func (t Tools) LowerProgram(ctx context.Context, job Job) ([]string, error) {
 		if !m.TopLevel {
 			continue
 		}
-		if !moduleName.MatchString(m.Name) {
+		// A program's per-module files are named after the modules: a bare identifier (what
+		// outlining makes: main_kernel, main_kernel_0) is a file name as it is.
+		if !mlir.IsBareName(m.Name) {
 			return nil, job.fail(nil, "", fmt.Errorf("gpu.module @%q: a program's module names become file names; rename it to a bare identifier (letters, digits, _, $ and .)", m.Name))
 		}
 		body := strings.TrimRight(strings.TrimPrefix(string(text[m.BodyStart:m.BodyEnd]), "\n"), " \t")

@@ -76,10 +76,14 @@ func topLevel(mods []Module) string {
 // bareName is MLIR's bare identifier, which a symbol reference may spell without quotes.
 var bareName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$.]*$`)
 
+// IsBareName says whether a symbol name is MLIR's bare identifier (letters, digits, _, $ and ., not
+// starting with a digit, $ or .): what a reference may spell without quotes.
+func IsBareName(name string) bool { return bareName.MatchString(name) }
+
 // symbol spells a symbol reference as MLIR prints it: @name, or @"..." when name is not a bare
 // identifier.
 func symbol(name string) string {
-	if bareName.MatchString(name) {
+	if IsBareName(name) {
 		return "@" + name
 	}
 	return "@" + quote(name)
