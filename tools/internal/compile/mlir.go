@@ -71,6 +71,7 @@ func (t Tools) LowerProgram(ctx context.Context, job Job) ([]string, error) {
 		return nil, job.fail(nil, "", err)
 	}
 	defer os.RemoveAll(tmp)
+	job.tmp = tmp
 	step := func(name string) string { return filepath.Join(tmp, name) }
 	text, err := t.lowerDevice(ctx, job, job.Src, step)
 	if err != nil {
@@ -214,6 +215,7 @@ func (t Tools) CompileProgram(ctx context.Context, job Job) error {
 		return job.fail(nil, "", err)
 	}
 	defer os.RemoveAll(tmp)
+	job.tmp = tmp
 	origin := job.Origin
 	if origin == "" {
 		origin = job.Src

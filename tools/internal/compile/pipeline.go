@@ -194,6 +194,7 @@ type Job struct {
 	Trace func(stage string, d time.Duration)
 
 	missing func(tool, path string) string // Tools.Missing, for the stages
+	tmp     string                         // the job's temporary directory while it runs (workDir)
 }
 
 // Compile runs the pipeline for one job: MLIR → LLVM IR → PTX → cubin, entering at the source's kind
@@ -352,12 +353,27 @@ func finish(job Job, path string) error {
 // workDir makes the temporary directory of a job's intermediate files: beside the output when that
 // is a regular file (in Bazel's output tree, on the output's file system), else (a device, a FIFO,
 // standard output) in the system's temporary directory. The caller removes it.
-func (job Job) workDir() (string, error) {
+// It becomes the TMPDIR of every tool the job runs (toolEnv).
+func (job *Job) workDir() (string, error) {
 	tmp, err := atomicfile.MkdirTemp(job.Out)
 	if err != nil {
 		return "", job.fail(nil, "", err)
 	}
+	job.tmp = tmp
 	return tmp, nil
+}
+
+// ToolEnv is the environment of a tool that a job runs: this process's, with TMPDIR set to the
+// job's temporary directory tmp (when not ""). nvcc (and clang, and ptxas) write their own
+// intermediate files under TMPDIR, /tmp by default, named after their process ID: two actions on
+// one machine that share /tmp (a remote executor, --spawn_strategy=local) and run in PID namespaces
+// of their own can pick the same name and overwrite each other's files. Under the job's directory,
+// which is inside its action's outputs, no other action can see them.
+func ToolEnv(tmp string) []string {
+	if tmp == "" {
+		return nil // the process's own environment
+	}
+	return append(os.Environ(), "TMPDIR="+tmp)
 }
 
 // check fails when an MLIR job's --module pattern is one MLIR would read otherwise, or a tool that
@@ -511,6 +527,7 @@ func (job Job) run(ctx context.Context, stage string, cmd ...string) (string, er
 		return "", job.fail(nil, "", errors.New(msg))
 	}
 	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
+	c.Env = ToolEnv(job.tmp)
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out
 	start := time.Now()

@@ -287,6 +287,40 @@ func TestNVCC(t *testing.T) {
 	}
 }
 
+// The tools write their own temporary files (nvcc's tmpxft_PID_..., named after a process ID that
+// repeats across PID namespaces) in the job's directory, not in the machine's TMPDIR, which actions
+// without a private /tmp share: with TMPDIR a directory that does not exist, nvcc alone fails
+// ("Could not open output file '/.../tmpxft_...'"), while the job succeeds for every source kind.
+func TestToolsTempInsideTheJob(t *testing.T) {
+	tools := findTools(t)
+	dir := t.TempDir()
+	cu := filepath.Join(dir, "k.cu")
+	if err := os.WriteFile(cu, []byte("extern \"C\" __global__ void k(float *x) { x[threadIdx.x] *= 2.0f; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", filepath.Join(dir, "no-such-dir"))
+	for _, tc := range []struct {
+		name     string
+		src      string
+		compiler Compiler
+	}{
+		{"nvcc", cu, CompilerNVCC},
+		{"clang", cu, CompilerClang},
+		{"mlir", "testdata/saxpy.mlir", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			job := Job{Target: "//t:k", Src: tc.src, Chip: mustChip(t, "sm_80"), Toolkit: chip.Toolkit{Major: 12, Minor: 4},
+				Compiler: tc.compiler, Format: FormatBin, Out: filepath.Join(dir, tc.name+".cubin")}
+			if err := tools.Compile(context.Background(), job); err != nil {
+				t.Fatalf("with TMPDIR=%s: %v", os.Getenv("TMPDIR"), err)
+			}
+			if _, err := os.Stat(os.Getenv("TMPDIR")); !os.IsNotExist(err) {
+				t.Errorf("TMPDIR %s was made: %v", os.Getenv("TMPDIR"), err)
+			}
+		})
+	}
+}
+
 // A --module pattern that MLIR's module option would read otherwise is refused before any tool runs:
 // here no tool is configured at all, and the pattern is what the error names.
 func TestModulePatternCheckedFirst(t *testing.T) {

@@ -60,6 +60,8 @@ type Job struct {
 	ClangOptions []string
 	// HostOptions are more clang options of the host compilation only, after ClangOptions.
 	HostOptions []string
+
+	tmp string // the job's temporary directory while it runs: clang's TMPDIR (compile.ToolEnv)
 }
 
 // linkedPrefix starts the name of the function that an RDC host object calls to be registered;
@@ -93,6 +95,7 @@ func Compile(ctx context.Context, tools compile.Tools, job Job) error {
 		return job.fail(nil, "", err)
 	}
 	defer os.RemoveAll(tmp)
+	job.tmp = tmp
 
 	gpubinary := job.Fatbin
 	if job.RDC {
@@ -143,6 +146,7 @@ func (job Job) fail(cmd []string, stderr string, err error) error {
 // run runs clang; a failure carries the command and what clang printed.
 func (job Job) run(ctx context.Context, cmd []string) error {
 	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
+	c.Env = compile.ToolEnv(job.tmp)
 	out, err := c.CombinedOutput()
 	if err != nil {
 		var exit *exec.ExitError
