@@ -11,6 +11,9 @@ load("//rules/private:labels.bzl", "display_label")
 CUDA_TOOLCHAIN = Label("//toolchain:cuda_toolchain_type")
 LLVM_TOOLCHAIN = Label("//toolchain:llvm_toolchain_type")
 
+# The environment variable that carries the CUDA toolkit's version into every action's key.
+TOOLKIT_ENV = "RULES_GPU_CUDA_VERSION"
+
 def gpu_context(ctx, *, toolchains = True):
     """What every gpubuild action of a target needs.
 
@@ -89,6 +92,14 @@ def run_gpubuild(gctx, verb, args, *, inputs, outputs, mnemonic, progress_messag
         that the action runs on an execution platform that toolchain was resolved for; None when
         the action runs gpubuild alone.
     """
+
+    # The CUDA toolkit's version is part of the key of every action of a target built with one
+    # (RULES_GPU_CUDA_VERSION in its environment): a cache shared by machines whose local toolkits
+    # differ never gives one machine's results to the other, even where the action reads nothing of
+    # the toolkit as an input (a local toolkit's headers, at its absolute --cuda-path).
+    env = None
+    if gctx.cuda and gctx.cuda.version:
+        env = {TOOLKIT_ENV: gctx.cuda.version}
     gctx.actions.run(
         executable = gctx.gpubuild,
         arguments = [verb, args],
@@ -98,4 +109,5 @@ def run_gpubuild(gctx, verb, args, *, inputs, outputs, mnemonic, progress_messag
         mnemonic = mnemonic,
         progress_message = progress_message,
         toolchain = toolchain,
+        env = env,
     )

@@ -55,6 +55,12 @@ def _actions_test_impl(ctx):
         if a:
             asserts.false(env, want in _basenames(a.inputs), "the action writing %s must not read %s" % (out, want))
 
+    # Every action that a toolkit's target declares carries its version in its key (a cache shared by
+    # machines with different local toolkits must not mix their results).
+    for a in actions:
+        if a.mnemonic.startswith("Gpu") or a.mnemonic.endswith("HostCompile"):
+            asserts.equals(env, "12.4", a.env.get("RULES_GPU_CUDA_VERSION"), "RULES_GPU_CUDA_VERSION of the %s action writing %s" % (a.mnemonic, _basenames(a.outputs)))
+
     for a in actions:
         if a.mnemonic == "GpuCompile":
             argv = " ".join(a.argv)
