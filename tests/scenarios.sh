@@ -82,26 +82,7 @@ scenario_hermetic() {
   local arch=$root/archives lines version
   lines=$("$repo/tests/integration/hermetic/make_archives.sh" "$arch") || { bad hermetic "make_archives.sh failed"; return; }
   version=$(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
-  # archives VERSION BAD_SHA: the cuda.archive call that the repository's MODULE.bazel includes;
-  # BAD_SHA replaces the cuda_nvcc archive's sha256.
-  archives() {
-    local entries="" f sha
-    while read -r f sha; do
-      [ -n "$2" ] && [[ $f == cuda_nvcc* ]] && sha=$2
-      entries+="        \"file://$arch/$f\": \"$sha\","$'\n'
-    done <<<"$lines"
-    cat >"$repo/tests/integration/hermetic/cuda_archives.MODULE.bazel" <<EOF
-cuda = use_extension("@rules_gpu//toolchain:extensions.bzl", "cuda")
-cuda.archive(
-    name = "cuda_toolkit",
-    archives = {
-$entries    },
-    version = "$1",
-)
-use_repo(cuda, "cuda_toolkit")
-EOF
-  }
-  archives "$version" ""
+  hermetic_archives "$repo/tests/integration/hermetic" "$arch" "$lines" "$version"
   workspace hermetic
   out=$(nbazel build //... 2>&1)
   if [ $? -ne 0 ]; then bad hermetic/build "the build fails: $(tail -20 <<<"$out")"; else
@@ -119,12 +100,12 @@ for a in json.load(sys.stdin).get("actions", []):
     if [ "$ptxas" = 5 ] && [ "$cudapath" = 1 ]; then ok "hermetic/build (5 compiles with the archive's ptxas, CUDA C++ with its headers)"; else
       bad hermetic/build "$ptxas compiles use the archive's ptxas (want 5), $cudapath the archive as --cuda-path (want 1): $out"; fi
   fi
-  archives "$version" 0000000000000000000000000000000000000000000000000000000000000000
+  hermetic_archives "$repo/tests/integration/hermetic" "$arch" "$lines" "$version" 0000000000000000000000000000000000000000000000000000000000000000
   out=$(nbazel build //... 2>&1)
   if [ $? -eq 0 ]; then bad hermetic/sha256 "the build passed with a wrong sha256"; else
     expect hermetic/sha256 "$out" "rules_gpu: @" "cuda_nvcc-linux-x86_64-" "sha256 mismatch: the pin says 0000000000000000000000000000000000000000000000000000000000000000, the archive served is $(sha256sum "$arch"/cuda_nvcc-* | cut -d' ' -f1)" "pin the new sha256 in cuda.archive"
   fi
-  archives 12.8 ""
+  hermetic_archives "$repo/tests/integration/hermetic" "$arch" "$lines" 12.8
   out=$(nbazel build //... 2>&1)
   if [ $? -eq 0 ]; then bad hermetic/version "the build passed with version 12.8"; else
     expect hermetic/version "$out" "the archives hold CUDA $version (ptxas --version), but version = \"12.8\""

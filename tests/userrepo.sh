@@ -1,6 +1,6 @@
 # userrepo.sh — sourced, not run: the one set-up of a user's repository that depends on this checkout
 # of rules_gpu and is built by a nested Bazel (tests/scenarios.sh, tests/bench/scale.sh,
-# tests/bench/bench.sh; tests/reproducible.sh uses its snapshot).
+# tests/bench/bench.sh; tests/remote.sh uses its snapshot).
 #
 #   snapshot DEST          copies this checkout's files to DEST, replacing it
 #   user_checkout ROOT     snapshot into ROOT/rules_gpu; sets root=ROOT (the nested Bazel's output
@@ -11,6 +11,12 @@
 #   nbazel ARGS...         bazel ARGS in $ws, under the output root $root
 #   user_gpubuild DEST     builds @rules_gpu//tools/cmd/gpubuild as $ws gets it and copies it to DEST
 #   executed LOG MNEMONIC  how many actions of MNEMONIC the build that wrote the execution log LOG ran
+#   hermetic_archives DIR ARCHDIR LINES VERSION [BAD_SHA]
+#                          writes DIR/cuda_archives.MODULE.bazel: the cuda.archive call of the hermetic
+#                          repository (tests/integration/hermetic) over make_archives.sh's archives in
+#                          ARCHDIR (LINES: what it printed), saying VERSION; BAD_SHA replaces the
+#                          cuda_nvcc archive's sha256
+#   execlog VERB LOG ...   tests/execlog.py: remote cache hits, outputs, absolute paths of a build
 #
 # The users' repositories are directories of this checkout (each with its MODULE.bazel, which takes
 # rules_gpu from ../../.. by local_path_override) and are built inside a snapshot of it rather than in
@@ -51,4 +57,23 @@ user_gpubuild() {
     { tail -20 <<<"$out" >&2; echo "userrepo.sh: @rules_gpu//tools/cmd/gpubuild does not build in $ws" >&2; return 1; }
 }
 
-executed() { python3 "$userrepo_tests/executed.py" "$@"; }
+executed() { python3 "$userrepo_tests/execlog.py" count "$@"; }
+execlog() { python3 "$userrepo_tests/execlog.py" "$@"; }
+
+hermetic_archives() {
+  local dir=${1:?usage: hermetic_archives DIR ARCHDIR LINES VERSION [BAD_SHA]} arch=$2 lines=$3 version=$4 badsha=${5:-} entries="" f sha
+  while read -r f sha; do
+    [ -n "$badsha" ] && [[ $f == cuda_nvcc* ]] && sha=$badsha
+    entries+="        \"file://$arch/$f\": \"$sha\","$'\n'
+  done <<<"$lines"
+  cat >"$dir/cuda_archives.MODULE.bazel" <<EOF
+cuda = use_extension("@rules_gpu//toolchain:extensions.bzl", "cuda")
+cuda.archive(
+    name = "cuda_toolkit",
+    archives = {
+$entries    },
+    version = "$version",
+)
+use_repo(cuda, "cuda_toolkit")
+EOF
+}
