@@ -157,9 +157,21 @@ scenario_cuda() {
       bad cuda/edit "ran $compiles compile, $links link, $hosts host compile and $regs registration actions, want 5 (twice.cu for 2 chips, the sm_80 PTX and cubin, the sm_90 cubin), 1, 1 and 1"
     fi
   fi
-  # gpu_cc_test: tagged gpu, and routed to a GPU executor by the exec_properties derived from runs_on.
+  # gpu_cc_test: tagged gpu, and routed to a GPU executor by the exec_properties derived from runs_on
+  # (test exec group: the run alone, not the compiles and the link that build it).
   out=$(nbazel query --output=build //:scale_test 2>&1)
-  expect cuda/gpu_test "$out" 'tags = ["gpu"]' '"gpu": "nvidia"' '"gpu-chips": "sm_90"'
+  expect cuda/gpu_test "$out" 'tags = ["gpu"]' '"test.gpu": "nvidia"' '"test.gpu-family": "sm_9x"'
+  # Run it (here, without a GPU, it fails) after a clean, so that the execution log has every spawn
+  # of the test (from the disk cache, or run) with its platform properties.
+  nbazel clean >/dev/null 2>&1
+  nbazel test //:scale_test --test_tag_filters= --execution_log_json_file="$ws/exec.json" >/dev/null 2>&1
+  out=$(execlog platform "$ws/exec.json" | grep ' //:scale_test ')
+  if grep -q '^TestRunner //:scale_test gpu=nvidia,gpu-family=sm_9x$' <<<"$out" && ! grep '^TestRunner ' <<<"$out" | grep -vq 'gpu=nvidia,gpu-family=sm_9x$' &&
+    grep -q '^CppLink //:scale_test -$' <<<"$out"; then
+    ok "cuda/gpu_routing (the test run carries gpu=nvidia,gpu-family=sm_9x; its link none)"
+  else
+    bad cuda/gpu_routing "want the test run routed to the GPU pool and its link not: $out"
+  fi
   # The CUDA runtime: static by default (the program needs only libc and friends), shared on request.
   local needed
   needed=$(cd "$ws" && objdump -p bazel-bin/scale_test | grep NEEDED)
@@ -215,7 +227,7 @@ scenario_mlir() {
     fi
   fi
   out=$(nbazel query --output=build //:add_test 2>&1)
-  expect mlir/gpu_test "$out" '"gpu"' '"gpu": "nvidia"' '"gpu-chips": "sm_90"'
+  expect mlir/gpu_test "$out" '"gpu"' '"test.gpu": "nvidia"' '"test.gpu-family": "sm_9x"'
   out=$(nbazel build //:add_sm80 --@rules_gpu//gpu:runners=sm_90 2>&1)
   if [ $? -eq 0 ]; then bad mlir/runner "the build passed; the program's module is an sm_80 cubin only"; else
     expect mlir/runner "$out" "//:add_sm80" "main_kernel.fatbin on sm_90: does not load on sm_90" "fix: add sm_90 to the chips"

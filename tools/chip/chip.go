@@ -36,6 +36,11 @@ type Chip struct {
 	Virtual bool
 }
 
+// Family is the chip's family as a runner pool sees it, "sm_<major>x": the chips a cubin built for
+// one of them may load on share the compute capability's major (sm_80, sm_86 and sm_89 are sm_8x;
+// sm_90 and sm_90a are sm_9x; sm_100f is sm_10x). GPU tests carry it as their pool key.
+func (c Chip) Family() string { return fmt.Sprintf("sm_%dx", c.Major) }
+
 // Parse reads a chip name: sm_XX, sm_XXa, sm_XXf, compute_XX (and its a/f forms).
 func Parse(name string) (Chip, error) {
 	var c Chip

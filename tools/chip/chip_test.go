@@ -40,3 +40,20 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+// A chip's family is its compute capability's major: the pool of runners a cubin for one of its
+// chips may load on.
+func TestFamily(t *testing.T) {
+	for in, want := range map[string]string{
+		"sm_75": "sm_7x", "sm_80": "sm_8x", "sm_86": "sm_8x", "sm_89": "sm_8x", "sm_90": "sm_9x",
+		"sm_90a": "sm_9x", "sm_100": "sm_10x", "sm_100f": "sm_10x", "sm_103a": "sm_10x", "sm_120": "sm_12x",
+	} {
+		c, err := Parse(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.Family(); got != want {
+			t.Errorf("%s.Family() = %q, want %q", in, got, want)
+		}
+	}
+}

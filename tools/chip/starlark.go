@@ -12,7 +12,8 @@ import (
 //
 //   - CHIPS: every real target, in table order;
 //   - UNKNOWN_CHIP: the message for a name not in the table, with "%s" for the name;
-//   - UNSUPPORTED: for each toolkit release, the chips it cannot compile and Check's message for each.
+//   - UNSUPPORTED: for each toolkit release, the chips it cannot compile and Check's message for each;
+//   - FAMILY: each chip's family (Chip.Family), the pool key of the GPU tests that run on it.
 //
 // The file is generated (rules/private/chip_table.bzl); the table stays in table.go only.
 func WriteStarlark(w io.Writer) error {
@@ -39,6 +40,12 @@ func WriteStarlark(w io.Writer) error {
 			}
 		}
 		p("    },\n")
+	}
+	p("}\n\n")
+	p("# Each chip's family, the runner pool of the GPU tests that run on it (tools/chip Chip.Family).\n")
+	p("FAMILY = {\n")
+	for _, a := range arches {
+		p("    %s: %s,\n", strconv.Quote(a.Chip.String()), strconv.Quote(a.Chip.Family()))
 	}
 	p("}\n")
 	return b.Flush()

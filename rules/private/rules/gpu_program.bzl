@@ -178,8 +178,9 @@ def gpu_test(name, src, runs_on = [], tags = [], exec_properties = {}, visibilit
       name: the test's name.
       src: the program (.mlir), which also holds the CHECK lines.
       runs_on: the chips the test runs on, e.g. `["sm_90"]`: every module of the program must load on
-        each (a build error says why not), and they become `exec_properties` (`gpu-chips`). Default:
-        `--@rules_gpu//gpu:runners`.
+        each (a build error says why not), and they become the test run's `exec_properties`
+        (`test.gpu-family`: the first chip's family, e.g. `sm_9x`, is the pool key of a remote
+        executor's GPU runners). Default: `--@rules_gpu//gpu:runners`.
       tags: more tags; `gpu` is added to the test.
       exec_properties: more execution properties; they win over the derived ones.
       visibility: the targets' visibility.

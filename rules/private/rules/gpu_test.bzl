@@ -2,24 +2,31 @@
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@rules_cc//cc:cc_test.bzl", "cc_test")
+load("//rules/private:chip_table.bzl", "FAMILY")
 load("//rules/private:context.bzl", "gpu_context", "gpubuild_args", "run_gpubuild")
 
 # The tag of tests that need a GPU: `--test_tag_filters=-gpu` builds them and runs the others.
 GPU_TAG = "gpu"
 
 def gpu_exec_properties(runs_on):
-    """The execution properties that route a GPU test to a runner with one of `runs_on`'s chips.
+    """The execution properties that route a GPU test's run to a runner of `runs_on`'s first chip's family.
+
+    They are set for the `test` execution group: they apply to the action that runs the test, not
+    to the compiles and links that build it, which any executor may run. Executors match platform
+    properties exactly, so only routing keys are set: `gpu` and the pool key `gpu-family` (the
+    family of the first chip, its compute capability's major: `sm_8x`, `sm_9x`). Whether the test's
+    code loads on every chip of `runs_on` is checked when it is built.
 
     Args:
-      runs_on: the chips the test may run on, e.g. ["sm_80", "sm_90"].
+      runs_on: the chips the test may run on, e.g. ["sm_90"]; the first one picks the pool.
 
     Returns:
-      A dict for `exec_properties`: `gpu` ("nvidia") and, when chips are named, `gpu-chips`
-      ("sm_80,sm_90"), keys that a remote executor's platform can match.
+      A dict for `exec_properties`: `test.gpu` ("nvidia") and, when chips are named,
+      `test.gpu-family` (e.g. "sm_9x").
     """
-    props = {"gpu": "nvidia"}
-    if runs_on:
-        props["gpu-chips"] = ",".join(runs_on)
+    props = {"test.gpu": "nvidia"}
+    if runs_on and runs_on[0] in FAMILY:
+        props["test.gpu-family"] = FAMILY[runs_on[0]]
     return props
 
 def _runner_abi_test_impl(ctx):
@@ -67,9 +74,10 @@ def gpu_cc_test(name, runs_on = [], tags = [], exec_properties = {}, **kwargs):
 
     Args:
       name: the test's name.
-      runs_on: the chips the test may run on, e.g. `["sm_90"]`; they become `exec_properties`
-        (`gpu-chips`). Whether its kernels load there is the `runs_on` of the `cuda_library`s it
-        depends on (or `--@rules_gpu//gpu:runners`).
+      runs_on: the chips the test may run on, e.g. `["sm_90"]`; they become the test run's
+        `exec_properties`: `test.gpu-family`, the first chip's family (e.g. `sm_9x`), is the pool
+        key of a remote executor's GPU runners. Whether its kernels load there is
+        the `runs_on` of the `cuda_library`s it depends on (or `--@rules_gpu//gpu:runners`).
       tags: more tags; `gpu` is added.
       exec_properties: more execution properties; they win over the derived ones.
       **kwargs: `cc_test`'s attributes (`srcs`, `deps`, `size`, ...).
