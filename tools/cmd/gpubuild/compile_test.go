@@ -53,7 +53,7 @@ func fakeMachine(t *testing.T) (cudaBin, llvmBin string) {
 	fakeTool(t, llvmBin, "llc", fakePTX)
 	fakeTool(t, llvmBin, "opt", "; optimised\n")
 	fakeTool(t, llvmBin, "llvm-link", "; linked\n")
-	fakeTool(t, llvmBin, "clang", "; device code\n")
+	fakeTool(t, llvmBin, "clang", fakePTX) // CUDA C++ compiles to PTX in clang alone
 	fakeTool(t, llvmBin, "mlir-opt", "")
 	fakeTool(t, llvmBin, "mlir-translate", "")
 	t.Setenv("CUDA_PATH", filepath.Join(root, "cuda"))
