@@ -7,8 +7,9 @@
 #   mlir-21-tools has mlir-opt with nvvm-attach-target and gpu-module-to-binary.
 #   make runs tests/bench/cuda's Makefile (the nvcc side of tests/bench/cuda.sh).
 #   llvm-21-tools has FileCheck-21, which tools/internal/filecheck's corpus test compares with.
+#   buildbox has buildbox-casd and buildbox-run-hosttools: the remote execution server of tests/remote.sh.
 RULES_GPU_APT_PACKAGES="bazel-bootstrap libblake3-0 golang-go git ca-certificates python3 \
-nvidia-cuda-toolkit mlir-21-tools llvm-21 clang-21 bazel-stardoc bazel-rules-shell make llvm-21-tools"
+nvidia-cuda-toolkit mlir-21-tools llvm-21 clang-21 bazel-stardoc bazel-rules-shell make llvm-21-tools buildbox"
 
 # Bazel rules from the Go module proxy (they are Go modules too).
 RULES_GO_VERSION=v0.62.0

@@ -10,6 +10,8 @@ step() { printf '\n=== %s\n' "$*"; }
 step "go vet and go test (the fast loop)"
 go vet ./...
 go test ./...
+# tests/remote: the test servers' own module (bazel-remote's dependencies stay out of go.mod).
+(cd tests/remote && go vet ./... && go test ./...)
 
 step "fuzz the fatbin reader and the MLIR attach step for a bounded time"
 go test -run '^$' -fuzz '^FuzzRead$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" ./tools/fatbin
@@ -72,8 +74,8 @@ fi
 grep -F "seed_bin_modules/fatbin/main_kernel.fatbin on sm_90 (driver 13.0): does not load on sm_90" <<<"$out" && grep -F "fix: add sm_90 to the chips" <<<"$out" ||
   { echo "FAIL: the refusal does not say why and what to change:" >&2; tail -20 <<<"$out" >&2; exit 1; }
 
-step "reproducible: two clean builds, at different paths and output roots, give the same bytes"
-tests/reproducible.sh
+step "reproducible and shared: clean builds at different paths give the same bytes; a real remote cache serves copies elsewhere every action; a real remote executor runs them (servers started and stopped here)"
+tests/remote.sh
 
 step "scenarios: nested Bazel workspaces that use rules_gpu"
 tests/scenarios.sh

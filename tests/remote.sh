@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# remote.sh — rules_gpu's artifacts are reproducible, shared through a real remote cache, and built by a
+# real remote executor. Both servers run on 127.0.0.1 for the length of this script (tests/servers.sh)
+# and are stopped at its end. Copies of this checkout, at different paths and each with its own Bazel
+# output root (no disk cache, no action cache in common), build the same repositories:
+#   examples   rules_gpu's own //examples/... (the local CUDA toolkit),
+#   generated  a generated user's repository (genkernels: MLIR and CUDA C++ kernels, local toolkit),
+#   hermetic   the hermetic user's repository (tests/integration/hermetic: pinned toolkit archives).
+# one    builds all three with --remote_cache=bazel-remote and fills the cache;
+# clean  builds the examples from clean without any cache: every GPU artifact (cubin, PTX, bitcode,
+#        fatbin, and the Go and C sources that embed them) must have one's bytes (reproducible);
+# two    must take every action from the cache (its execution log: every spawn a remote cache hit)
+#        and get one's outputs, byte for byte (every output's digest in both logs, and every file,
+#        downloaded with --remote_download_all, hashed against them);
+# three  the same with --remote_download_minimal;
+# four   builds generated and hermetic with --remote_executor (buildbox-casd, fresh): every action
+#        runs remotely, in a directory staged from its declared inputs only, with one's outputs.
+# The hermetic repository's rules_gpu actions must name no absolute path of the machine in their
+# command lines, environments or inputs (tests/execlog.py abspaths): a key any machine computes
+# alike. Runs inside the build environment (tests/test.sh calls it).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/userrepo.sh
+. "$here/userrepo.sh"
+# shellcheck source=tests/servers.sh
+. "$here/servers.sh"
+base=${REMOTE_ROOT:-$HOME/.cache/rules_gpu_remote}
+rm -rf "$base" && mkdir -p "$base" || exit 1
+passed=0 failed=0 times=()
+ok() { echo "PASS $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
+
+cache_server_start "$base/cache" || exit 1
+lines=$("$here/integration/hermetic/make_archives.sh" "$base/archives") || { echo "remote.sh: make_archives.sh failed" >&2; exit 1; }
+version=$(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
+
+# The repositories of a copy: NAME DIRECTORY (in the copy) TARGETS.
+declare -A dirs=([examples]=. [generated]=tests/bench/workspace [hermetic]=tests/integration/hermetic)
+declare -A targets=([examples]=//examples/... [generated]=//... [hermetic]=//...)
+
+# The checkout as every copy has it: this one's files, the generated kernels, the hermetic
+# repository's archive pins. Taken once, so that an edit while this runs cannot tell the copies apart.
+src=$base/src
+snapshot "$src" || { echo "remote.sh: cannot copy the checkout to $src" >&2; exit 1; }
+(cd "$src" && go run ./tests/bench/genkernels -n 3 -terms 40 -lang both -chips sm_80,sm_90 -out "$src/tests/bench/workspace") >/dev/null ||
+  { echo "remote.sh: genkernels failed" >&2; exit 1; }
+hermetic_archives "$src/tests/integration/hermetic" "$base/archives" "$lines" "$version"
+
+# build COPY PATH "NAME..." FLAG...: copies $src to PATH, then builds the repositories NAME... there
+# under the output root $base/output-COPY with FLAGs; each build writes $base/COPY.NAME.json.
+build() {
+  local copy=$1 co=$2 names=$3 name out
+  shift 3
+  mkdir -p "$co" && cp -a "$src/." "$co" || { bad "$copy" "cannot copy the checkout to $co"; return 1; }
+  root=$base/output-$copy
+  for name in $names; do
+    ws=$co/${dirs[$name]}
+    [ "$name" = examples ] || user_repo "$ws"
+    # The Bazel server is started first, so that the time is the build's alone.
+    nbazel info release >/dev/null 2>&1
+    start=$(date +%s%N)
+    out=$(nbazel build --disk_cache= "$@" --execution_log_json_file="$base/$copy.$name.json" ${targets[$name]} 2>&1) ||
+      { bad "$copy/$name" "the build fails: $(tail -20 <<<"$out")"; continue; }
+    times+=("$(printf '| %s | %s | %s | %s |' "$copy" "$name" \
+      "$(awk -v ns=$(($(date +%s%N) - start)) 'BEGIN { printf "%.1f s", ns / 1e9 }')" "$(grep -o '[0-9]* processes: .*' <<<"$out" | tail -1)")")
+    nbazel shutdown
+  done
+}
+
+# same COPY NAME: COPY's outputs of NAME are the first copy's (paths and digests, from the logs).
+same() {
+  execlog outputs "$base/$1.$2.json" >"$base/$1.$2.outputs"
+  cmp -s "$base/one.$2.outputs" "$base/$1.$2.outputs" && return 0
+  echo "outputs differ from the first copy's: $(diff "$base/one.$2.outputs" "$base/$1.$2.outputs" | head -20)"
+  return 1
+}
+
+# One: every action runs here and its result goes to the cache.
+build one "$base/one/rules_gpu" "examples generated hermetic" --remote_cache="$cache_grpc"
+for name in examples generated hermetic; do
+  log=$base/one.$name.json
+  [ -s "$log" ] || continue
+  execlog outputs "$log" >"$base/one.$name.outputs"
+  n=$(grep -c . "$base/one.$name.outputs")
+  [ "$n" -gt 10 ] && ok "one/$name (built: $(executed "$log" GpuCompile) GpuCompile, $n outputs)" || bad "one/$name" "only $n outputs"
+done
+
+# rules_gpu's actions in the hermetic repository: no path of this machine in any key. (The Go SDK's
+# and the C++ toolchain's actions, which build the helper, are the machine's own toolchains here:
+# counted, not judged.)
+rules_gpu_mnemonics='Gpu.*|CudaHostCompile|CudaRegister|MlirHostCompile'
+if out=$(execlog abspaths "$base/one.hermetic.json" "$rules_gpu_mnemonics"); then
+  n=$(execlog abspaths "$base/one.hermetic.json" | grep -c '^[A-Za-z]')
+  ok "hermetic/keys (no rules_gpu action names an absolute path; $n actions of the machine's Go and C++ toolchains do)"
+else
+  bad hermetic/keys "rules_gpu's actions name paths of this machine:"$'\n'"$out"
+fi
+# The same check on the examples, built with the local toolkit, must find its root: clang's
+# --cuda-path (docs/remote.md: what a fleet sharing a cache must have in common).
+if out=$(execlog abspaths "$base/one.examples.json" "$rules_gpu_mnemonics"); then
+  bad local/keys "no action of the examples names the local toolkit's path; the check finds nothing"
+else
+  paths=$(grep -o 'argument /[^ ]*' <<<"$out" | sort | uniq -c | sort -rn | head -3 | awk '{print $3 " (" $1 " actions)"}' | paste -sd, -)
+  ok "local/keys (the examples' actions name the local toolkit's and sysroot's paths: $paths)"
+fi
+
+# Clean, elsewhere, without any cache: the same GPU artifacts, byte for byte.
+build clean "$base/clean/elsewhere/checkout" "examples"
+artifacts='^bazel-out/[^/]*/bin/examples/.*\.(cubin|ptx|bc|fatbin|go|h|c) '
+if [ -s "$base/clean.examples.json" ]; then
+  execlog outputs "$base/clean.examples.json" | grep -E "$artifacts" | grep -v '\.runfiles/' >"$base/clean.artifacts"
+  grep -E "$artifacts" "$base/one.examples.outputs" | grep -v '\.runfiles/' >"$base/one.artifacts"
+  n=$(grep -c . "$base/one.artifacts")
+  if ! diff -u "$base/one.artifacts" "$base/clean.artifacts" >"$base/clean.diff"; then
+    bad clean/reproducible "two clean builds at different paths differ (- one, + clean): $(head -20 "$base/clean.diff")"
+  elif [ "$n" -lt 100 ]; then
+    bad clean/reproducible "only $n GPU artifacts compared; the examples have more than 100"
+  else
+    ok "clean/reproducible ($n GPU artifacts byte-identical between two clean builds at different paths and output roots)"
+  fi
+fi
+
+# fromcache COPY PATH: every spawn of COPY's builds was a remote cache hit, with the first copy's
+# outputs; with files on disk (not --remote_download_minimal), those are checked too.
+fromcache() {
+  local copy=$1 co=$2 name log out disk
+  for name in examples generated hermetic; do
+    log=$base/$copy.$name.json
+    [ -s "$log" ] || { bad "$copy/$name" "no execution log"; continue; }
+    if ! out=$(execlog remote "$log"); then
+      bad "$copy/$name" "actions ran here instead of coming from the cache:"$'\n'"$out"
+    elif ! out=$(same "$copy" "$name"); then
+      bad "$copy/$name" "$out"
+    elif [ "$copy" = two ] && ! disk=$(execlog ondisk "$base/one.$name.json" "$co/${dirs[$name]}"); then
+      bad "$copy/$name" "the files downloaded are not the first copy's outputs: $disk"
+    else
+      execlog remote "$log" | sed 's/^/  /'
+      ok "$copy/$name (every action a remote cache hit, $(grep -c . "$base/$copy.$name.outputs") outputs identical to the first copy's${disk:+; $disk})"
+    fi
+    disk=""
+  done
+}
+
+# Two, elsewhere: everything from the cache, every output downloaded (Bazel 7's default is
+# --remote_download_toplevel: the targets' own files only).
+build two "$base/two/elsewhere/checkout" "examples generated hermetic" --remote_cache="$cache_grpc" --remote_download_all
+fromcache two "$base/two/elsewhere/checkout"
+
+# Three: --remote_download_minimal (outputs stay in the cache unless something here needs them).
+build three "$base/three/x/rules_gpu" "examples generated hermetic" --remote_cache="$cache_grpc" --remote_download_minimal
+fromcache three "$base/three/x/rules_gpu"
+
+# Four: remote execution. The executor's store starts empty; the helper, its Go toolchain's actions
+# and every GPU action run there.
+if exec_server_start "$base/exec"; then
+  build four "$base/four/remote/exec" "generated hermetic" --remote_executor="$exec_grpc"
+  for name in generated hermetic; do
+    log=$base/four.$name.json
+    [ -s "$log" ] || { bad "four/$name" "no execution log"; continue; }
+    runners=$(execlog runners "$log")
+    if grep -v '^ *[0-9]* remote ' <<<"$runners" | grep -q .; then
+      bad "four/$name" "actions ran outside the remote executor:"$'\n'"$runners"
+    elif ! out=$(same four "$name"); then
+      bad "four/$name" "$out"
+    else
+      echo "$runners" | sed 's/^/  /'
+      ok "four/$name (every action run by the remote executor, outputs identical to the first copy's)"
+    fi
+  done
+else
+  bad four "the remote execution server did not start"
+fi
+
+servers_stop
+echo
+echo "| copy | repository | wall time | processes (Bazel's summary) |"
+echo "|---|---|---|---|"
+printf '%s\n' "${times[@]}"
+echo "remote: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
