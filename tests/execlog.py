@@ -15,7 +15,8 @@ remote cache (the same action, already run elsewhere), are.
                        directory's configuration segment (bazel-out/k8-fastbuild-ST-.../) kept
   ondisk LOG DIR       every output of the log, as a file under DIR (a workspace: bazel-out/ is its
                        link to the output tree), has the log's digest (SHA-256); exits 1 when one
-                       differs or is missing, else prints how many were compared
+                       differs or is missing (but C++ compiles' .d files, which Bazel deletes once
+                       it has read them), else prints how many were compared
   abspaths LOG [RE]    spawns whose command line, environment or inputs name an absolute path (a
                        path of the machine that ran the build: an action key that no other machine
                        can share), of the mnemonics that RE matches (default: all); exits 1,
@@ -95,6 +96,8 @@ def ondisk(log, root):
             path = os.path.join(root, o["path"])
             if not want or os.path.isdir(path):
                 continue
+            if s.get("mnemonic") == "CppCompile" and path.endswith(".d") and not os.path.exists(path):
+                continue  # a dependency file: Bazel reads it for the headers used, then deletes it
             try:
                 with open(path, "rb") as f:
                     got = hashlib.sha256(f.read()).hexdigest()
