@@ -11,8 +11,9 @@ remote cache (the same action, already run elsewhere), are.
                        remote, remote cache hit, linux-sandbox, local, ...)
   platform LOG         each spawn's execution platform properties (what a remote executor routes
                        by): "MNEMONIC TARGET key=value,..." ("-" for none)
-  outputs LOG          every output of every spawn with its digest, sorted: "PATH HASH", the output
-                       directory's configuration segment (bazel-out/k8-fastbuild-ST-.../) kept
+  outputs LOG [SKIP]   every output of every spawn with its digest, sorted: "PATH HASH", the output
+                       directory's configuration segment (bazel-out/k8-fastbuild-ST-.../) kept;
+                       without the spawns whose mnemonic the regular expression SKIP matches
   ondisk LOG DIR       every output of the log, as a file under DIR (a workspace: bazel-out/ is its
                        link to the output tree), has the log's digest (SHA-256); exits 1 when one
                        differs or is missing (but C++ compiles' .d files, which Bazel deletes once
@@ -81,9 +82,11 @@ def platform(log):
     return 0
 
 
-def outputs(log):
+def outputs(log, skip="(?!)"):
+    skip = re.compile(skip)
     for line in sorted("%s %s" % (o["path"], o.get("digest", {}).get("hash", "-"))
-                       for s in spawns(log) for o in s.get("actualOutputs", [])):
+                       for s in spawns(log) if not skip.fullmatch(s.get("mnemonic", ""))
+                       for o in s.get("actualOutputs", [])):
         print(line)
     return 0
 
