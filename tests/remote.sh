@@ -126,18 +126,18 @@ fi
 # fromcache COPY PATH: every spawn of COPY's builds was a remote cache hit, with the first copy's
 # outputs; with files on disk (not --remote_download_minimal), those are checked too.
 fromcache() {
-  local copy=$1 co=$2 name log out disk
+  local copy=$1 co=$2 name log out disk table
   for name in examples generated hermetic; do
     log=$base/$copy.$name.json
     [ -s "$log" ] || { bad "$copy/$name" "no execution log"; continue; }
-    if ! out=$(execlog remote "$log"); then
-      bad "$copy/$name" "actions ran here instead of coming from the cache:"$'\n'"$out"
+    if ! table=$(execlog remote "$log"); then
+      bad "$copy/$name" "actions ran here instead of coming from the cache:"$'\n'"$table"
     elif ! out=$(same "$copy" "$name"); then
       bad "$copy/$name" "$out"
     elif [ "$copy" = two ] && ! disk=$(execlog ondisk "$base/one.$name.json" "$co/${dirs[$name]}"); then
       bad "$copy/$name" "the files downloaded are not the first copy's outputs: $disk"
     else
-      execlog remote "$log" | sed 's/^/  /'
+      sed 's/^/  /' <<<"$table"
       ok "$copy/$name (every action a remote cache hit, $(grep -c . "$base/$copy.$name.outputs") outputs identical to the first copy's${disk:+; $disk})"
     fi
     disk=""

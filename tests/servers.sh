@@ -1,5 +1,5 @@
 # servers.sh — sourced, not run: a real Bazel remote cache and a real remote execution server, on
-# 127.0.0.1, for the tests that share or send out actions (tests/remote.sh, tests/bench/bench.sh).
+# 127.0.0.1, for the tests that share or send out actions (tests/remote.sh).
 # Every server started is stopped when the calling shell exits (servers_stop), however it exits.
 #
 #   cache_server_start DIR   builds bazel-remote (tests/remote: v1.3.3, pinned by go.sum) into
