@@ -13,9 +13,11 @@ ok() { echo "PASS $1"; passed=$((passed + 1)); }
 bad() { echo "FAIL $1: $2"; failed=$((failed + 1)); }
 
 # workspace NAME: the user's repository tests/integration/NAME, in the snapshot. Actions are shared
-# between scenarios through a disk cache.
+# between scenarios (and runs) through a disk cache. Bazel 7 fetches only top-level outputs of an
+# action it finds there (--remote_download_toplevel, its default, holds for a disk cache too): a
+# program's module fatbins would then be empty directories in bazel-bin, so every output is fetched.
 workspace() {
-  user_repo "$repo/tests/integration/$1" "build --disk_cache=$root/disk_cache"
+  user_repo "$repo/tests/integration/$1" "build --disk_cache=$root/disk_cache" "build --remote_download_outputs=all"
   # No outputs or action cache from an earlier run, so that action counts say what this run's change
   # needs (the disk cache, shared by all scenarios, makes the first build cheap).
   nbazel clean >/dev/null 2>&1
