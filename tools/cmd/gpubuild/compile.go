@@ -98,7 +98,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c.StringVar(&f.tools.Llc, "llc", "", "llc (`PATH`; default: found with LLVM, see above)")
 	c.StringVar(&f.tools.Opt, "opt", "", "LLVM's opt (`PATH`; default: found with LLVM)")
 	c.StringVar(&f.tools.LLVMLink, "llvm-link", "", "llvm-link (`PATH`; default: found with LLVM)")
-	c.StringVar(&f.tools.Clang, "clang", "", "clang (`PATH`; default: found with LLVM), for CUDA C++ sources")
+	c.StringVar(&f.tools.Clang, "clang", "", "clang (`PATH`; default: found with LLVM), for CUDA C++ sources and for LLVM IR (and lowered MLIR) to PTX")
 	c.StringVar(&f.tools.MLIROpt, "mlir-opt", "", "mlir-opt (`PATH`; default: found with LLVM), for MLIR sources")
 	c.StringVar(&f.tools.MLIRTranslate, "mlir-translate", "", "mlir-translate (`PATH`; default: found with LLVM), for MLIR sources")
 	c.StringVar(&f.tools.Libdevice, "libdevice", "", "the CUDA toolkit's libdevice.10.bc (`PATH`; default: found with ptxas)")

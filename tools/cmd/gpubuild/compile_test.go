@@ -95,9 +95,9 @@ func TestCompileAlone(t *testing.T) {
 	if got, _ := os.ReadFile(out); string(got) != fakePTX {
 		t.Errorf("the output holds %q", got)
 	}
-	llc := strings.Join(toolArgs(t, llvmBin, "llc"), " ")
-	if !strings.HasPrefix(llc, "-march=nvptx64 -mcpu=sm_90 -mattr=+ptx78 -O3 ") {
-		t.Errorf("llc ran with %s", llc)
+	clang := strings.Join(toolArgs(t, llvmBin, "clang"), " ")
+	if !strings.HasPrefix(clang, "-cc1 -triple nvptx64-nvidia-cuda -target-cpu sm_90 -target-feature +ptx78 -O3 -S -x ir "+src) {
+		t.Errorf("clang ran with %s", clang)
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
 		t.Errorf("left beside the output: %v", entries)
@@ -108,15 +108,21 @@ func TestCompileAlone(t *testing.T) {
 func TestCompileExplicitTool(t *testing.T) {
 	_, llvmBin := fakeMachine(t)
 	mine := t.TempDir()
-	llc := fakeTool(t, mine, "my-llc", fakePTX)
 	src := writeSource(t, "k.ll", "define void @k() { ret void }\n")
 	out := filepath.Join(t.TempDir(), "k.ptx")
-	if code, _, stderr := gpubuild(t, "compile", "--llc", llc, "--chip", "sm_90", "--format", "isa", "--out", out, src); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	toolArgs(t, mine, "my-llc")
-	if _, err := os.Stat(filepath.Join(llvmBin, "llc.args")); err == nil {
-		t.Error("the llc found ran, not the one --llc names")
+	for _, tool := range []struct{ name, flag string }{{"clang", ""}, {"llc", "--ftz"}} { // --ftz takes opt and llc
+		mineTool := fakeTool(t, mine, "my-"+tool.name, fakePTX)
+		args := []string{"compile", "--" + tool.name, mineTool, "--chip", "sm_90", "--format", "isa", "--out", out, src}
+		if tool.flag != "" {
+			args = append(args, tool.flag)
+		}
+		if code, _, stderr := gpubuild(t, args...); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		toolArgs(t, mine, "my-"+tool.name)
+		if _, err := os.Stat(filepath.Join(llvmBin, tool.name+".args")); err == nil {
+			t.Errorf("the %s found ran, not the one --%s names", tool.name, tool.name)
+		}
 	}
 }
 
@@ -164,9 +170,13 @@ func TestCompileMissingTools(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "k.cubin")
 	t.Run("flag names no file", func(t *testing.T) {
 		fakeMachine(t)
-		code, _, stderr := gpubuild(t, "compile", "--chip", "sm_90", "--llc", "/nonexistent/llc", "-o", out, src)
-		if want := "llc: /nonexistent/llc not found (--llc names it)"; code != 1 || !strings.Contains(stderr, want) {
+		code, _, stderr := gpubuild(t, "compile", "--chip", "sm_90", "--clang", "/nonexistent/clang", "-o", out, src)
+		if want := "clang: /nonexistent/clang not found (--clang names it)"; code != 1 || !strings.Contains(stderr, want) {
 			t.Errorf("exit %d, stderr:\n%s\nwant 1 and %q", code, stderr, want)
+		}
+		code, _, stderr = gpubuild(t, "compile", "--chip", "sm_90", "--ftz", "--llc", "/nonexistent/llc", "-o", out, src)
+		if want := "llc: /nonexistent/llc not found (--llc names it)"; code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("--ftz: exit %d, stderr:\n%s\nwant 1 and %q", code, stderr, want)
 		}
 	})
 	t.Run("--ptxas names no file", func(t *testing.T) {
@@ -223,7 +233,7 @@ func TestCompileTrace(t *testing.T) {
 		Chip   string  `json:"chip"`
 		Stages [][]any `json:"stages_ms"`
 	}
-	if err := json.Unmarshal([]byte(lines[0]), &rec); len(lines) != 2 || err != nil || rec.Chip != "sm_90" || len(rec.Stages) != 2 {
+	if err := json.Unmarshal([]byte(lines[0]), &rec); len(lines) != 2 || err != nil || rec.Chip != "sm_90" || len(rec.Stages) != 1 || rec.Stages[0][0] != "clang" {
 		t.Errorf("trace %q: %v %+v", data, err, rec)
 	}
 }

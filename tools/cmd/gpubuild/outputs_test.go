@@ -130,10 +130,10 @@ func TestOutputsOnFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	fakeMachine(t)
-	llc := fakeTool(t, t.TempDir(), "llc", ".version 7.8\n.target sm_90\n.address_size 64\n") // PTX without a kernel
+	clang := fakeTool(t, t.TempDir(), "clang", ".version 7.8\n.target sm_90\n.address_size 64\n") // PTX without a kernel
 	for _, args := range [][]string{
 		{"link", "-o", out, bad},
-		{"compile", "--chip", "sm_90", "--format", "isa", "--llc", llc, "-o", out, writeSource(t, "k.ll", "define void @k() { ret void }\n")},
+		{"compile", "--chip", "sm_90", "--format", "isa", "--clang", clang, "-o", out, writeSource(t, "k.ll", "define void @k() { ret void }\n")},
 		{"check", "--runs-on", "sm_90", "--stamp", out, bad},
 	} {
 		code, _, stderr := gpubuild(t, args...)

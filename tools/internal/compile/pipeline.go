@@ -287,15 +287,21 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 			return finish(job, cur)
 		}
 	} else if job.Kind != KindPTX {
-		if cur, err = t.optimise(ctx, job, cur, step); err != nil {
-			return err
-		}
-		if job.Format == FormatOffload {
-			return finish(job, cur)
-		}
 		next := step("k.ptx")
-		if err := t.llc(ctx, job, ptx, cur, next); err != nil {
-			return err
+		if t.irToPTXInOne(job) {
+			if err := t.irToPTX(ctx, job, ptx, cur, next, step); err != nil {
+				return err
+			}
+		} else {
+			if cur, err = t.optimise(ctx, job, cur, step); err != nil {
+				return err
+			}
+			if job.Format == FormatOffload {
+				return finish(job, cur)
+			}
+			if err := t.llc(ctx, job, ptx, cur, next); err != nil {
+				return err
+			}
 		}
 		cur = next
 		if job.Format == FormatISA {
@@ -407,7 +413,11 @@ func (t Tools) check(job Job) error {
 	if len(job.Link) > 0 {
 		need = append(need, [2]string{"llvm-link", t.LLVMLink})
 	}
-	if job.Kind != KindPTX && job.Format != FormatLLVM && !(job.Kind == KindCUDA && job.Compiler == CompilerNVCC) && !job.RDC {
+	// opt (and llc) optimise LLVM IR: MLIR's lowered, an LLVM IR source, or clang's of a CUDA C++
+	// source for an offload artifact; clang alone does when it can (irToPTXInOne).
+	ir := job.Kind == KindMLIR || job.Kind == KindLLVM ||
+		(job.Kind == KindCUDA && job.Compiler == CompilerClang && !job.RDC && job.Format == FormatOffload)
+	if ir && job.Format != FormatLLVM && !t.irToPTXInOne(job) {
 		need = append(need, [2]string{"opt", t.Opt})
 		if job.Format != FormatOffload {
 			need = append(need, [2]string{"llc", t.Llc})
@@ -582,6 +592,36 @@ func (t Tools) optimise(ctx context.Context, job Job, src string, step func(stri
 		return "", err
 	}
 	return out, nil
+}
+
+// irToPTXInOne says whether LLVM IR becomes PTX in one clang process (irToPTX) rather than through
+// llvm-link, opt and llc: when clang is configured (the toolchain has it), PTX is wanted, and neither
+// fast math nor flush-to-zero is asked for. (clang reads no language options for LLVM IR input, so
+// it cannot give the module's functions the denormal and fast-math attributes that opt and llc's
+// flags do.)
+func (t Tools) irToPTXInOne(job Job) bool {
+	return (job.Format == FormatISA || job.Format == FormatBin) && !job.FTZ && !job.Fast && t.Clang != ""
+}
+
+// irToPTX turns LLVM IR into PTX for the job's chip and PTX ISA in one clang process: clang links
+// libdevice as opt's pipeline would (only what is called, internalized: -mlink-builtin-bitcode),
+// optimises at the job's level and writes PTX, the same PTX as llvm-link, opt and llc write, in
+// three quarters of their time (tests/bench/cudapipe.sh measures it).
+func (t Tools) irToPTX(ctx context.Context, job Job, ptx chip.PTX, src, out string, step func(string) string) error {
+	ir, err := t.readIR(ctx, job, src, step("k.ll"))
+	if err != nil {
+		return err
+	}
+	args := []string{t.Clang, "-cc1", "-triple", "nvptx64-nvidia-cuda", "-target-cpu", job.Chip.String(),
+		"-target-feature", fmt.Sprintf("+ptx%d%d", ptx.Major, ptx.Minor), "-O" + strconv.Itoa(min(job.O, 3)),
+		"-S", "-x", "ir", src, "-o", out}
+	if bytes.Contains(ir, []byte("@__nv_")) {
+		if !present(t.Libdevice) {
+			return job.fail(nil, "", errors.New("the module calls libdevice (__nv_ functions) but "+t.missing("libdevice", t.Libdevice)))
+		}
+		args = append(args, "-mlink-builtin-bitcode", t.Libdevice)
+	}
+	return job.exec(ctx, "clang", args...)
 }
 
 // readIR returns the module as text (disassembling bitcode with llvm-link -S), to look for libdevice

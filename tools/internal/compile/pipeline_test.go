@@ -3,6 +3,7 @@ package compile
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,6 +81,58 @@ func TestPipeline(t *testing.T) {
 	}
 }
 
+// LLVM IR becomes PTX in one clang process (irToPTX) with the same bytes as through llvm-link, opt
+// and llc (the pipeline without clang), for MLIR's lowered modules and LLVM IR sources, with and
+// without libdevice, at every level; FTZ and fast math, which that process cannot apply to LLVM
+// IR, still take opt and llc, and reach the code.
+func TestPipelineIRInOneProcess(t *testing.T) {
+	tools := findTools(t)
+	split := tools
+	split.Clang = ""
+	tk := chip.Toolkit{Major: 12, Minor: 4}
+	compile := func(t *testing.T, tl Tools, job Job) []byte {
+		t.Helper()
+		job.Out = filepath.Join(t.TempDir(), "k.ptx")
+		if err := tl.Compile(context.Background(), job); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(job.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	for _, tc := range []struct {
+		src  string
+		chip string
+		o    int
+	}{
+		{"testdata/softplus.ll", "sm_80", 3}, // calls libdevice
+		{"testdata/softplus.ll", "sm_90", 0},
+		{"testdata/saxpy.mlir", "sm_80", 3},
+		{"testdata/reduce.mlir", "sm_90", 2},
+		{"testdata/launch.mlir", "sm_80", 1},
+	} {
+		t.Run(fmt.Sprintf("%s/%s/O%d", filepath.Base(tc.src), tc.chip, tc.o), func(t *testing.T) {
+			job := Job{Target: "//t:k", Src: tc.src, Format: FormatISA, Chip: mustChip(t, tc.chip), Toolkit: tk, O: tc.o}
+			if !tools.irToPTXInOne(job) || split.irToPTXInOne(job) {
+				t.Fatal("irToPTXInOne: want clang alone with clang, llvm-link+opt+llc without")
+			}
+			one, three := compile(t, tools, job), compile(t, split, job)
+			if !bytes.Equal(one, three) {
+				t.Errorf("clang's PTX differs from llvm-link+opt+llc's:\n%s\n---\n%s", one, three)
+			}
+		})
+	}
+	job := Job{Target: "//t:k", Src: "testdata/saxpy.mlir", Format: FormatISA, Chip: mustChip(t, "sm_80"), Toolkit: tk, O: 3, FTZ: true}
+	if tools.irToPTXInOne(job) {
+		t.Fatal("FTZ took clang alone")
+	}
+	if ptx := compile(t, tools, job); !bytes.Contains(ptx, []byte(".ftz.f32")) {
+		t.Errorf("FTZ: PTX has no .ftz.f32:\n%s", ptx)
+	}
+}
+
 // FTZ reaches the generated code: the f32 fma becomes fma.rn.ftz.f32.
 func TestPipelineFTZ(t *testing.T) {
 	tools := findTools(t)
@@ -137,7 +190,7 @@ func TestPipelineErrors(t *testing.T) {
 		{name: "no gpu.module", src: write("none.mlir", "module {\n}\n"), want: []string{"no gpu.module or gpu.launch in the source"}},
 		{name: "two modules, none selected", src: two, want: []string{"2 gpu.modules match", "@a, @b"}},
 		{name: "module regex matches none", src: two, module: "^c$", want: []string{`no gpu.module matches --module "^c$"`, "@a, @b"}},
-		{name: "malformed LLVM IR", src: write("bad.ll", "define void @k( {\n"), want: []string{"optimise", "bad.ll"}},
+		{name: "malformed LLVM IR", src: write("bad.ll", "define void @k( {\n"), want: []string{"clang", "bad.ll", "expected type"}},
 		{name: "CUDA syntax error", src: write("bad.cu", "__global__ void k() { int x = ; }\n"), want: []string{"clang", "bad.cu", "expected expression"}},
 		{name: "CUDA header missing", src: write("uses.cu", "#include <stdint.h>\n#include \"project/vec.h\"\n__global__ void k(float *x) { x[0] = 1; }\n"),
 			want: []string{"uses.cu:2: #include \"project/vec.h\": no such header", "fix: add the target that provides it to deps"}},
