@@ -8,7 +8,9 @@
 #     for the MLIR version of the kernels;
 #   - adding one chip to one target: actions re-run and wall time, against nvcc recompiling that
 #     kernel for all its chips;
-# then, once: the helper's own time per compile action (gpubuild compile --trace: its wall time minus
+# then, once: a clean build that fills a real remote cache (bazel-remote, started and stopped here)
+# against a second checkout's build of the same from that cache (wall time, actions executed);
+# and the helper's own time per compile action (gpubuild compile --trace: its wall time minus
 # the tools it runs), and artifact sizes (our link, uncompressed / LZ4 / zstd, against fatbinary).
 # Prints a Markdown report (docs/benchmarks.md keeps one). Runs inside the build environment:
 #   env/env.sh run tests/bench/bench.sh
@@ -16,6 +18,8 @@ set -uo pipefail
 repeats=${1:-3} terms=${2:-1500}
 # shellcheck source=tests/userrepo.sh
 . "$(dirname "$0")/../userrepo.sh"
+# shellcheck source=tests/servers.sh
+. "$(dirname "$0")/../servers.sh"
 user_checkout "${BENCH_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_bench}" || exit 1
 user_repo "$repo/tests/bench/workspace" || exit 1
 out=$root/out
@@ -71,6 +75,28 @@ for r in $(seq "$repeats"); do
   t_add_nvcc+=("$(secs $(($(now) - s)))")
 done
 
+# A warm remote cache (bazel-remote, tests/servers.sh): this checkout builds new kernels from clean
+# (the helper too) with --remote_cache, filling it; then a second checkout at another path, with its
+# own output root and nothing built, builds the same with the same cache. Its time counts from a
+# started Bazel server (repositories fetched and analysis included); executed: its spawns that were
+# not remote cache hits (execution log).
+cache_server_start "$root/remote" >/dev/null || exit 1
+new_sources
+nbazel clean >/dev/null 2>&1
+s=$(now); nbazel build //... --remote_cache="$cache_grpc" --execution_log_json_file="$out/first.json" >/dev/null 2>&1 || exit 1; t_first=$(secs $(($(now) - s)))
+first_spawns=$(execlog remote "$out/first.json" | awk '/remote cache hits/ { n += $2 + $5 } END { print n }')
+second=$root/second
+rm -rf "$second" "$root/second-output" && mkdir -p "$second" && cp -a "$repo/." "$second/" || exit 1
+t_second=$(
+  ws=$second/tests/bench/workspace root=$root/second-output
+  nbazel info release >/dev/null 2>&1
+  s=$(now); nbazel build //... --remote_cache="$cache_grpc" --execution_log_json_file="$out/second.json" >/dev/null 2>&1 || exit 1
+  secs $(($(now) - s))
+  nbazel shutdown >/dev/null 2>&1
+) || exit 1
+second_ran=$(execlog remote "$out/second.json" | awk '/remote cache hits/ { h += $2; r += $5 } END { printf "%d spawns: %d remote cache hits, %d executed", h + r, h, r }')
+servers_stop >/dev/null
+
 # The helper's own time per compile action.
 T=(--mlir-opt mlir-opt-21 --mlir-translate mlir-translate-21 --llc llc-21 --opt opt-21 --llvm-link llvm-link-21 --clang clang-21
   --libdevice /usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc --cuda-path /usr/lib/cuda)
@@ -119,6 +145,11 @@ Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | s
 | 20 MLIR kernels, mlir-opt-21 gpu-module-to-binary (fatbin, 4 targets), $(nproc) at a time | $(stats "${t_mlir_own[@]}") | 1 |
 | 20 MLIR kernels, rules_gpu (Bazel), after the CUDA ones | $(stats "${t_mlir[@]}") | $(awk -v a="$(stats "${t_mlir[@]}" | cut -d' ' -f1)" -v b="$(stats "${t_mlir_own[@]}" | cut -d' ' -f1)" 'BEGIN { printf "%.2f", a / b }') |
 | all 40 targets, rules_gpu (Bazel) | $(stats "${t_all[@]}") | |
+
+| a second checkout, a warm remote cache | wall time | work |
+|---|---|---|
+| first checkout: all 40 targets and the helper, from clean, filling the cache | $t_first s | $first_spawns spawns |
+| second checkout (another path and output root, nothing built): the same | $t_second s | $second_ran |
 
 | add a chip to one target (k000_cu) | wall time | work |
 |---|---|---|
