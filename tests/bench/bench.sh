@@ -83,14 +83,19 @@ done
 cache_server_start "$root/remote" >/dev/null || exit 1
 new_sources
 nbazel clean >/dev/null 2>&1
-s=$(now); nbazel build //... --remote_cache="$cache_grpc" --execution_log_json_file="$out/first.json" >/dev/null 2>&1 || exit 1; t_first=$(secs $(($(now) - s)))
+s=$(now); nbazel build //... --remote_cache="$cache_grpc" --execution_log_json_file="$out/first.json" >"$out/first.log" 2>&1 ||
+  { echo "bench.sh: the build that fills the remote cache fails:" >&2; tail -30 "$out/first.log" >&2; exit 1; }
+t_first=$(secs $(($(now) - s)))
 first_spawns=$(execlog remote "$out/first.json" | awk '/remote cache hits/ { n += $2 + $5 } END { print n }')
 second=$root/second
 rm -rf "$second" "$root/second-output" && mkdir -p "$second" && cp -a "$repo/." "$second/" || exit 1
+# not the first checkout's convenience symlinks (bazel-workspace, …): they point into its output base
+find "$second" -name 'bazel-*' -type l -delete
 t_second=$(
   ws=$second/tests/bench/workspace root=$root/second-output
   nbazel info release >/dev/null 2>&1
-  s=$(now); nbazel build //... --remote_cache="$cache_grpc" --execution_log_json_file="$out/second.json" >/dev/null 2>&1 || exit 1
+  s=$(now); nbazel build //... --remote_cache="$cache_grpc" --execution_log_json_file="$out/second.json" >"$out/second.log" 2>&1 ||
+    { echo "bench.sh: the second checkout's build fails:" >&2; tail -30 "$out/second.log" >&2; exit 1; }
   secs $(($(now) - s))
   nbazel shutdown >/dev/null 2>&1
 ) || exit 1
