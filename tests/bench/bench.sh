@@ -86,7 +86,7 @@ nbazel clean >/dev/null 2>&1
 s=$(now); nbazel build //... --remote_cache="$cache_grpc" --execution_log_json_file="$out/first.json" >"$out/first.log" 2>&1 ||
   { echo "bench.sh: the build that fills the remote cache fails:" >&2; tail -30 "$out/first.log" >&2; exit 1; }
 t_first=$(secs $(($(now) - s)))
-first_spawns=$(execlog remote "$out/first.json" | awk '/remote cache hits/ { n += $2 + $5 } END { print n }')
+first_spawns=$(execlog remote "$out/first.json" | awk '/remote cache hits/ { n += $2 + $6 } END { print n }')
 second=$root/second
 rm -rf "$second" "$root/second-output" && mkdir -p "$second" && cp -a "$repo/." "$second/" || exit 1
 # not the first checkout's convenience symlinks (bazel-workspace, …): they point into its output base
@@ -99,7 +99,7 @@ t_second=$(
   secs $(($(now) - s))
   nbazel shutdown >/dev/null 2>&1
 ) || exit 1
-second_ran=$(execlog remote "$out/second.json" | awk '/remote cache hits/ { h += $2; r += $5 } END { printf "%d spawns: %d remote cache hits, %d executed", h + r, h, r }')
+second_ran=$(execlog remote "$out/second.json" | awk '/remote cache hits/ { h += $2; r += $6 } END { printf "%d spawns: %d remote cache hits, %d executed", h + r, h, r }')
 servers_stop >/dev/null
 
 # The helper's own time per compile action.
