@@ -147,6 +147,16 @@ scenario_cuda() {
     out=$(nbazel run @rules_gpu//tools/cmd/gpubuild -- inspect --json "$ws/bazel-bin/scale_ll.fatbin" 2>&1)
     expect cuda/ll "$out" '"arch":"sm_80"' '"arch":"sm_90"' '"kind":"ptx"'
   fi
+  # ptx = ["sm_90"]: the fatbin carries sm_90's PTX, not the lowest chip's.
+  out=$(nbazel build //:scale_ptx90 --output_groups=+fatbins 2>&1)
+  if [ $? -ne 0 ]; then bad cuda/ptx "the build fails: $(tail -20 <<<"$out")"; else
+    out=$(nbazel run @rules_gpu//tools/cmd/gpubuild -- inspect --json "$ws/bazel-bin/scale_ptx90.fatbin" 2>/dev/null)
+    local ptx
+    ptx=$(grep '"kind":"ptx"' <<<"$out" | grep -o '"arch":"[a-z_0-9]*"' | tr '\n' ' ')
+    if [ "$ptx" = '"arch":"sm_90" ' ] && grep '"kind":"elf"' <<<"$out" | grep -q '"arch":"sm_80"'; then ok "cuda/ptx (sm_80 and sm_90 cubins, sm_90 PTX alone)"; else
+      bad cuda/ptx "want the sm_80 and sm_90 cubins and sm_90's PTX alone; inspect says: $out"
+    fi
+  fi
   echo "__device__ float unused_by_scale(float x) { return x + 1.0f; }" >>"$ws/twice.cu"
   out=$(nbazel build //:scale_test --execution_log_json_file="$ws/exec.json" 2>&1)
   if [ $? -ne 0 ]; then bad cuda/edit "the build after editing twice.cu fails: $(tail -20 <<<"$out")"; else

@@ -34,6 +34,12 @@ otherwise).""",
     "fast_math": attr.bool(doc = "Fast math: approximate division and square root, contracted operations."),
     "ftz": attr.bool(doc = "Flush f32 denormals to zero."),
     "opt_level": attr.int(default = 2, values = [0, 1, 2, 3], doc = "Optimisation level, as MLIR's NVVM target's `O`."),
+    "ptx": attr.string_list(
+        doc = """The chips whose PTX a `fatbin` carries, for the driver to JIT-compile on GPUs newer than any
+cubin, e.g. `["sm_90"]`: each is one more compile action, unless it is in `chips` (its cubin is then
+compiled from that PTX). Default: the lowest of `chips`. rules_cuda's `compute_XX` codes become these
+(`gpubuild migrate`). With `format = "jit"`: one chip, the PTX that is the artifact.""",
+    ),
     "ptxas_opts": attr.string_list(doc = "Extra ptxas options, e.g. `[\"-v\"]`."),
     "rdc": attr.bool(doc = """Relocatable device code: the sources (CUDA C++, LLVM IR) are linked into one module per chip,
 so that a `__device__` function or variable defined in one is usable from another, with one copy at run
@@ -94,7 +100,8 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
       no_kernel_ok: accept modules that define no kernel.
 
     Returns:
-      A struct: `chips` (list of str, in declared order) and `opts` (emit_compile's options).
+      A struct: `chips` (list of str, in declared order), `ptx` (the chips whose PTX a fatbin or
+      jit carries: the `ptx` attribute, or the lowest chip) and `opts` (emit_compile's options).
     """
     label = gctx.label
     cuda = gctx.cuda
@@ -131,6 +138,18 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
             fail("%s: chip %s is listed twice in chips" % (label, chip))
         seen[chip] = True
     check_chips(label, "chips" if ctx.attr.chips else "--@rules_gpu//gpu:chips", chips, cuda.version)
+    ptx = getattr(ctx.attr, "ptx", [])
+    if ptx:
+        check_chips(label, "ptx", ptx, cuda.version)
+        if format not in ["fatbin", "jit"]:
+            fail("%s: ptx names the PTX a fatbin or jit carries; format %s has none: remove ptx, or use format = \"fatbin\"" % (label, format))
+        if is_ptx:
+            fail("%s: ptx: %s is PTX already, and it is the PTX the fatbin carries: remove ptx" % (label, src.short_path))
+        if format == "jit" and len(ptx) != 1:
+            fail("%s: ptx: format jit is one PTX file, and ptx names %d chips: name one, or use format = \"fatbin\"" % (label, len(ptx)))
+        for i, chip in enumerate(ptx):
+            if chip in ptx[:i]:
+                fail("%s: chip %s is listed twice in ptx" % (label, chip))
     if not has_cu and has_cuda_attrs(ctx):
         fail("%s: hdrs, deps, includes, defines and copts are for CUDA C++ sources (.cu); %s is not one: remove them" % (label, src.short_path))
     if has_cu and compiler == "nvcc":
@@ -140,6 +159,7 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
             fail("%s: format offload (LLVM bitcode) needs clang as the CUDA C++ compiler; nvcc makes PTX and cubins: use compiler = \"clang\" or another format" % label)
     return struct(
         chips = list(chips),
+        ptx = list(ptx) or [lowest_chip(chips)],
         opts = struct(
             compiler = compiler if has_cu else None,
             cuda = cuda_compilation(ctx) if has_cu else None,
@@ -192,7 +212,7 @@ def source_stem(src):
         path = path[len(src.owner.package) + 1:]
     return path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
 
-def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc = False):
+def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc = False, ptx_chips = None):
     """Declares the actions that build one module from `srcs` for `chips`.
 
     One source is one module. Several sources are one module only as relocatable device code
@@ -212,22 +232,29 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc 
       opts: the compile options (emit_compile's `opts`).
       compress: the fatbin's PTX compression.
       rdc: link several sources into one module (see above).
+      ptx_chips: the chips whose PTX a fatbin or jit carries (module_settings' `ptx`); default: the
+        lowest chip.
 
     Returns:
-      A struct: `files_by_chip` (dict chip -> File), `ptx` (File or None: the lowest chip's PTX of a
-      fatbin or jit), `fatbin` (File or None) and `main` (the list of Files the module is: the fatbin,
-      the jit PTX, or each chip's file).
+      A struct: `files_by_chip` (dict chip -> File), `ptx` (File or None: the first of `ptx_chips`'
+      PTX of a fatbin or jit), `ptx_files` (every PTX File a fatbin or jit carries), `fatbin` (File or
+      None) and `main` (the list of Files the module is: the fatbin, the jit PTX, or each chip's file).
     """
     src = srcs[0]
     is_ptx = src.extension == "ptx"
+    ptx_chips = ptx_chips or [lowest_chip(chips)]
+    if format not in ["fatbin", "jit"]:
+        ptx_chips = []
 
-    # What each chip's compile starts from: a list of sources (several are linked).
+    # What each chip's compile starts from: a list of sources (several are linked). A chip whose PTX
+    # the fatbin carries needs it too, in `chips` or not.
+    all_chips = chips + [c for c in ptx_chips if c not in chips]
     by_chip = {}
     if rdc:
-        for chip in chips:
+        for chip in all_chips:
             by_chip[chip] = []
         for s in srcs:
-            for chip in chips:
+            for chip in all_chips:
                 if s.extension == "cu":
                     bc = gctx.actions.declare_file("%s_rdc/%s.%s.bc" % (name, source_stem(s), chip))
                     emit_compile(gctx, srcs = [s], chip = chip, format = "offload", out = bc, opts = opts, rdc = True)
@@ -241,7 +268,7 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc 
         if src.extension == "mlir" and format != "jit":
             start = gctx.actions.declare_file(name + ".ll")
             emit_compile(gctx, srcs = [src], chip = None, format = "llvm", out = start, opts = opts)
-        for chip in chips:
+        for chip in all_chips:
             by_chip[chip] = [start]
 
     def compile(chip, fmt, inputs = None):
@@ -258,23 +285,28 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc 
         )
         return out
 
-    lowest = lowest_chip(chips)
     files_by_chip = {}
-    ptx = None
+    ptx_by_chip = {}
     if format in ["fatbin", "jit"]:
-        ptx = src if is_ptx else compile(lowest, "isa")
+        if is_ptx:
+            ptx_by_chip[ptx_chips[0]] = src
+        else:
+            for chip in ptx_chips:
+                ptx_by_chip[chip] = compile(chip, "isa")
+    ptx_files = ptx_by_chip.values()
+    ptx = ptx_files[0] if ptx_files else None
     if format in ["bin", "fatbin"]:
         for chip in chips:
-            # A fatbin's PTX is the lowest chip's: its cubin is that PTX through ptxas, not a second
-            # run of the whole pipeline (the same bytes, one front end less per module).
-            files_by_chip[chip] = compile(chip, "bin", [ptx]) if chip == lowest and ptx and not is_ptx else compile(chip, "bin")
+            # A chip whose PTX the fatbin carries gets its cubin from that PTX through ptxas, not a
+            # second run of the whole pipeline (the same bytes, one front end less per module).
+            files_by_chip[chip] = compile(chip, "bin", [ptx_by_chip[chip]]) if chip in ptx_by_chip and not is_ptx else compile(chip, "bin")
     elif format in ["isa", "offload"]:
         for chip in chips:
             files_by_chip[chip] = compile(chip, format)
     fatbin = None
     if format == "fatbin":
         fatbin = gctx.actions.declare_file(name + ".fatbin")
-        emit_link(gctx, images = [files_by_chip[c] for c in chips] + [ptx], out = fatbin, compress = compress)
+        emit_link(gctx, images = [files_by_chip[c] for c in chips] + ptx_files, out = fatbin, compress = compress)
 
     if format == "fatbin":
         main = [fatbin]
@@ -282,7 +314,7 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc 
         main = [ptx]
     else:
         main = [files_by_chip[c] for c in chips]
-    return struct(files_by_chip = files_by_chip, ptx = ptx, fatbin = fatbin, main = main)
+    return struct(files_by_chip = files_by_chip, ptx = ptx, ptx_files = ptx_files, fatbin = fatbin, main = main)
 
 def emit_program(gctx, *, name, src, chips, format, opts, compress = "lz4"):
     """Declares the actions that build every module of an MLIR program for `chips`.

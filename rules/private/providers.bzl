@@ -14,7 +14,7 @@ GpuModuleInfo = provider(
         "fatbin": "File or None: the fatbin (format `fatbin`).",
         "files_by_chip": "dict str -> File: the per-chip artifact of each chip (cubin, PTX or LLVM bitcode); empty for `jit`.",
         "format": "str: the artifact format: `bin`, `isa`, `offload`, `fatbin` or `jit`.",
-        "ptx": "File or None: the PTX for the lowest chip that a fatbin embeds, or the `jit` artifact.",
+        "ptx": "File or None: the PTX that a fatbin embeds (the lowest chip's, or the first of `ptx`), or the `jit` artifact.",
     },
 )
 

@@ -75,6 +75,7 @@ def _cuda_library_impl(ctx):
             opts = settings.opts,
             compress = ctx.attr.compress,
             rdc = rdc,
+            ptx_chips = settings.ptx,
         )
         return built, _fatbin_of(gctx, mod_name, built, ctx.attr.compress)
 
@@ -179,7 +180,7 @@ runner.""",
             default = "fatbin",
             values = ["fatbin", "bin", "jit"],
             doc = """What the host code carries, as `gpu_module`'s formats: `fatbin` (each chip's cubin and PTX for
-the lowest chip), `bin` (only the cubins: no JIT on other GPUs) or `jit` (only PTX for the lowest chip).""",
+the lowest chip, or for the chips `ptx` names), `bin` (only the cubins: no JIT on other GPUs) or `jit` (only PTX for the lowest chip).""",
         ),
         "host_copts": attr.string_list(doc = "Options of clang's host compile of the sources, e.g. `[\"-Wall\"]`."),
         "linkopts": attr.string_list(doc = "Options for linking programs that depend on this library, as `cc_library`'s `linkopts`."),

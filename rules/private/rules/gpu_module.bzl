@@ -21,6 +21,7 @@ def _gpu_module_impl(ctx):
         opts = settings.opts,
         compress = ctx.attr.compress,
         rdc = ctx.attr.rdc,
+        ptx_chips = settings.ptx,
     )
     main = built.main
 
@@ -50,9 +51,9 @@ chip's artifact is built by its own action, so adding a chip to a target runs on
 (and, for fatbins, the link again) and leaves the others cached.
 
 Formats, as MLIR's `gpu-module-to-binary` names them: `offload` (LLVM bitcode per chip), `isa` (PTX
-per chip), `bin` (a cubin per chip), `fatbin` (every chip's cubin plus PTX for the lowest chip, which
-the driver JIT-compiles on newer GPUs; the lowest chip's cubin is compiled from that PTX) and `jit`
-(only the PTX for the lowest chip, for runners whose chips are unknown when building).""",
+per chip), `bin` (a cubin per chip), `fatbin` (every chip's cubin plus PTX for the lowest chip, or for the
+chips `ptx` names, which the driver JIT-compiles on newer GPUs; a chip's cubin is compiled from its
+PTX) and `jit` (only the PTX for the lowest chip, for runners whose chips are unknown when building).""",
     attrs = dict(CUDA_ATTRS, **dict(MODULE_ATTRS, **{
         "format": attr.string(
             default = "fatbin",

@@ -107,7 +107,7 @@ symbols, e.g. one wrapping upstream's `libmlir_cuda_runtime` and `libmlir_c_runn
 }
 
 # Module attributes that mean nothing for a program (no CUDA C++, one source).
-_NOT_FOR_PROGRAMS = ["compiler", "rdc"]
+_NOT_FOR_PROGRAMS = ["compiler", "ptx", "rdc"]
 
 _ATTRS = {k: v for k, v in MODULE_ATTRS.items() if k not in _NOT_FOR_PROGRAMS}
 _ATTRS.update(_PROGRAM_ATTRS)
