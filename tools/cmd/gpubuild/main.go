@@ -12,6 +12,7 @@
 //	gpubuild attach [--module REGEX] [--chip sm_90] [-O 3] [...] -o OUT.mlir IN.mlir
 //	gpubuild embed --lang go|c [...] ARTIFACT
 //	gpubuild chips [--repo DIR] [--json | --set|--add|--remove sm_80,sm_90 | --toolkit 13.0] [--dry-run] [PATTERN...]
+//	gpubuild migrate [--dry-run] [DIR]
 //	gpubuild filecheck [--check-prefix P]... [--input-file F] [--strict-whitespace] [--match-full-lines] [--allow-empty] CHECKFILE
 //
 // "gpubuild VERB --help" prints a verb's flags. Flags may come before or after the arguments ("--"
@@ -61,6 +62,7 @@ func verbs() []verb {
 		{"attach", "attach an NVVM target to the gpu.modules of an MLIR file (as --nvvm-attach-target)", runAttach},
 		{"embed", "write a Go file or a C header and source that carry an artifact in a host program", runEmbed},
 		{"chips", "list and edit the chips of the gpu_module targets in BUILD files", runChips},
+		{"migrate", "rewrite a repository's rules_cuda targets and flags to rules_gpu's, listing what does not translate", runMigrate},
 		{"filecheck", "check an input against a check file's CHECK: directives, as LLVM's FileCheck", runFilecheck},
 	}
 }

@@ -1,0 +1,159 @@
+package migrate
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// bazelrcResult is what migrateBazelrc did to the root .bazelrc.
+type bazelrcResult struct {
+	change              *Change
+	notes, untranslated []Item
+	// attrs are the format and ptx that every migrated cuda_library gets (see the package
+	// documentation); nil when the chips flag says it all. attrsItem is the note that says so.
+	attrs     *Attrs
+	attrsItem *Item
+}
+
+// rulesCudaFlag matches a flag of rules_cuda: --@rules_cuda//cuda:archs=VALUE, also spelt with @@,
+// the canonical repository name (rules_cuda+, rules_cuda~) or, for booleans, --no@rules_cuda//....
+var rulesCudaFlag = regexp.MustCompile(`^--(no)?@@?rules_cuda[+~]?//([^=]*)(=(.*))?$`)
+
+// flagFixes says what to do instead of the rules_cuda flags that have no rules_gpu equivalent.
+var flagFixes = map[string]string{
+	"cuda:enable":     "remove it: rules_gpu has no such switch; its targets build where its CUDA toolchain is registered (docs/toolchains.md)",
+	"cuda:compiler":   `remove it: rules_gpu compiles CUDA C++ with clang unless a target sets compiler = "nvcc" or the CUDA toolchain names nvcc (docs/toolchains.md)`,
+	"cuda:copts":      "remove it and put the options in the targets' copts (clang's device compile), or in a macro's",
+	"cuda:host_copts": "remove it and put the options in the targets' host_copts, or in a macro's",
+	"cuda:runtime":    "remove it: --@rules_gpu//gpu:cudart=static (the default) or shared chooses the CUDA runtime",
+}
+
+// migrateBazelrc translates the root .bazelrc's --@rules_cuda//cuda:archs flags into
+// --@rules_gpu//gpu:chips and lists its other rules_cuda flags. Lines that hold nothing to translate
+// are kept byte for byte.
+func migrateBazelrc(r *repository) (bazelrcResult, error) {
+	const rel = ".bazelrc"
+	var res bazelrcResult
+	data, err := r.read(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	var plain struct {
+		attrs   Attrs
+		item    Item
+		found   bool
+		command string
+	}
+	command, continued := "", false
+	for i, line := range lines {
+		body := strings.TrimRight(line, "\r\n")
+		spans := tokenSpans(body)
+		wasContinued := continued
+		continued = strings.HasSuffix(body, `\`)
+		if len(spans) == 0 {
+			continue
+		}
+		first := 0
+		if !wasContinued {
+			command = body[spans[0][0]:spans[0][1]]
+			first = 1
+			if strings.HasPrefix(command, "#") || command == "import" || command == "try-import" {
+				continued = false
+				continue
+			}
+		}
+		// Replace tokens from the last, so that the spans before stay valid; the line's items are
+		// listed from the first.
+		var lineItems []Item
+		for j := len(spans) - 1; j >= first; j-- {
+			tok := body[spans[j][0]:spans[j][1]]
+			m := rulesCudaFlag.FindStringSubmatch(tok)
+			if m == nil {
+				continue
+			}
+			at := Item{File: rel, Line: i + 1, What: "flag " + tok}
+			name, hasValue, value := m[2], m[3] != "", unquote(m[4])
+			if m[1] != "" || name != "cuda:archs" || !hasValue {
+				at.Why = "has no rules_gpu equivalent"
+				at.Fix = flagFixes[name]
+				if name == "cuda:archs" {
+					at.Why = "has no value"
+					at.Fix = "write it --@rules_cuda//cuda:archs=ARCHS, or --@rules_gpu//gpu:chips=CHIPS"
+				} else if at.Fix == "" {
+					at.Fix = "remove it (docs/rules.md says what rules_gpu offers)"
+				}
+				lineItems = append(lineItems, at)
+				continue
+			}
+			archs, err := ParseArchs(value)
+			var attrs Attrs
+			if err == nil {
+				attrs, err = archs.Attrs()
+			}
+			if err != nil {
+				at.Why = "does not translate: " + err.Error()
+				lineItems = append(lineItems, at)
+				continue
+			}
+			cmd, config, _ := strings.Cut(command, ":")
+			if !attrs.Default() {
+				if config != "" || (cmd != "build" && cmd != "common") {
+					at.Why = fmt.Sprintf("needs %s on the targets, which no flag can say, and as a flag of %q lines it cannot be an attribute of every target", attrs, command)
+					at.Fix = fmt.Sprintf("write --@rules_gpu//gpu:chips=%s and set %s by hand on the targets built with it", strings.Join(attrs.Chips, ","), attrs)
+					lineItems = append(lineItems, at)
+					continue
+				}
+			}
+			if config == "" && (cmd == "build" || cmd == "common") && (cmd == "build" || plain.command != "build") {
+				// A build line overrides a common one, and a later line an earlier one.
+				plain.attrs, plain.item, plain.found, plain.command = attrs, at, true, cmd
+			}
+			body = body[:spans[j][0]] + "--@rules_gpu//gpu:chips=" + strings.Join(attrs.Chips, ",") + body[spans[j][1]:]
+		}
+		slices.Reverse(lineItems)
+		res.untranslated = append(res.untranslated, lineItems...)
+		lines[i] = body + line[len(strings.TrimRight(line, "\r\n")):]
+	}
+	if plain.found && !plain.attrs.Default() {
+		attrs := plain.attrs
+		res.attrs = &attrs
+		item := plain.item
+		item.Why = fmt.Sprintf("asks for %s, which the chips flag cannot say", attrs)
+		res.attrsItem = &item
+	}
+	if out := strings.Join(lines, ""); out != string(data) {
+		res.change = &Change{Path: rel, Old: data, New: []byte(out)}
+	}
+	return res, nil
+}
+
+var tokenRE = regexp.MustCompile(`\S+`)
+
+// tokenSpans are the [start, end) offsets of the whitespace-separated tokens of line, up to a token
+// that starts a comment.
+func tokenSpans(line string) [][2]int {
+	var spans [][2]int
+	for _, s := range tokenRE.FindAllStringIndex(line, -1) {
+		if strings.HasPrefix(line[s[0]:], "#") {
+			break
+		}
+		spans = append(spans, [2]int{s[0], s[1]})
+	}
+	return spans
+}
+
+// unquote drops the quotes around a flag's value: --flag="a;b".
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,355 @@
+// Package migrate has one job: rewrite a Bazel repository that builds CUDA with rules_cuda
+// (github.com/bazel-contrib/rules_cuda) to build it with rules_gpu, and list, file:line, what it
+// cannot translate and what to do instead. Migrate reads every BUILD and BUILD.bazel file of the
+// repository (skipping bazel-* output links, the directories .bazelignore names and nested
+// repositories) with github.com/bazelbuild/buildtools' parser, edits their syntax trees and prints
+// them with its printer (build.Format, what buildifier writes), so comments and formatting survive.
+//
+// What it translates:
+//
+//   - load("@rules_cuda//cuda:defs.bzl", ...) becomes load("@rules_gpu//rules:defs.bzl", ...), with
+//     the names the file gives the rules kept (load(..., cu = "cuda_library") stays cu). A name
+//     that untranslated targets of the file still call stays loaded from rules_cuda, and the
+//     translated ones call rules_gpu's rule under a new name (gpu_cuda_library).
+//   - cuda_library keeps srcs (.cu), hdrs, deps, includes, defines, rdc, alwayslink, copts,
+//     host_copts and the common attributes (visibility, tags, testonly, ...); ptxasopts becomes
+//     ptxas_opts and host_linkopts linkopts; headers in srcs move to hdrs. Of copts, nvcc's
+//     --use_fast_math becomes fast_math = True, -ftz=true ftz = True, -O0..-O3 opt_level,
+//     --expt-relaxed-constexpr and --expt-extended-lambda are dropped (clang needs neither), and the
+//     rest is kept for clang.
+//   - cuda_test(name = N, ...) becomes cuda_library(name = N + "_lib", testonly = True,
+//     alwayslink = True, ...) with the library's attributes, and gpu_cc_test(name = N, deps =
+//     [":" + N + "_lib"], ...) with the test's (data, size, args, host_linkopts as linkopts, ...);
+//     tags and the compatibility attributes go to both. cuda_binary likewise becomes a cuda_library
+//     and a cc_binary (loaded from @rules_cc//cc:defs.bzl unless the file loads cc_binary already).
+//     alwayslink is rules_cuda's own default for these libraries: it keeps what the test registers
+//     in static constructors (gtest's TEST) in the program.
+//   - cuda_objects: rules_gpu has no objects-only rule and links no device code across targets (a
+//     cuda_library with rdc links its own sources), so a cuda_objects becomes part of the one target
+//     that uses it: its srcs, hdrs and deps are added to that target's (a cuda_library, cuda_test or
+//     cuda_binary of the same BUILD file, rdc or not: rules_cuda compiles and archives it with that
+//     target either way), and it is removed. That is done only when that target's deps are the one
+//     mention of it in the repository's BUILD files (a label in a .bzl file or another repository
+//     is not seen) and both have the same copts, defines, includes, host_copts and ptxasopts (their
+//     sources then compile alike); otherwise it is listed as not translated, and so is every target
+//     that depends on it, which would lose its objects. For the same reason an rdc cuda_library
+//     that depends on another rdc cuda_library of the repository (rules_cuda device-links the two
+//     together) is listed, and so is that one: the two are translated together, by hand.
+//   - The root .bazelrc's --@rules_cuda//cuda:archs=ARCHS (after build, common, test, ..., with or
+//     without :config) becomes --@rules_gpu//gpu:chips=CHIPS (see ParseArchs and Archs.Attrs). When
+//     the archs' fatbin is not rules_gpu's default (cubins only, PTX only, or PTX for other chips than
+//     the lowest), no flag can say so: the format and ptx attributes are written on every migrated
+//     cuda_library instead, all of which take their chips from the flag; only from an archs flag of
+//     plain "build" or "common" lines (the last one), since one of a config or of one command cannot
+//     be an attribute. PTX alone for several chips (compute_70;compute_80) is listed: format = "jit"
+//     carries one PTX.
+//
+// What it lists as not translated (Result.Untranslated), leaving it as it was: a target with an
+// attribute rules_gpu has no equivalent for (local_defines, host_defines, device linkopts,
+// textual_hdrs, ...), a source other than .cu and headers, an nvcc option in copts it does not
+// know (-X..., --..., -gencode, ...), srcs or copts that are not written out (a variable, select,
+// a concatenation; srcs = glob of *.cu patterns is kept, and the values of other attributes are
+// copied as they are written), a header-only cuda_library (a cc_library in rules_gpu), a rules_cuda
+// call inside an expression; other rules_cuda flags of .bazelrc and archs that do not parse; loads
+// of rules_cuda in WORKSPACE and .bzl files (macros); MODULE.bazel's bazel_dep(name =
+// "rules_cuda"), use_extension of rules_cuda and overrides of it, which MODULE.bazel keeps until the
+// user replaces them (each item says with what). Translated targets are written even when others
+// are not.
+//
+// Migrating its own output again changes nothing and notes nothing: it holds no rules_cuda target
+// that translates and no rules_cuda flag that does. Only what was left to the user is listed again
+// (MODULE.bazel's bazel_dep of rules_cuda, and what did not translate).
+package migrate
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/buildfile"
+)
+
+// Options says how Migrate works.
+type Options struct {
+	// DryRun computes the changes and the report, and writes nothing.
+	DryRun bool
+}
+
+// Result is what Migrate did, and what it could not do.
+type Result struct {
+	// Changes are the files that change, in path order.
+	Changes []Change
+	// Notes say what the translation dropped, moved or added, where it is not a plain rename.
+	Notes []Item
+	// Untranslated lists what was left as it was, each with what to do.
+	Untranslated []Item
+	// Written are the paths written (relative to the root, with forward slashes); none in a dry run.
+	Written []string
+}
+
+// Change is one file and its new content.
+type Change struct {
+	// Path is relative to the repository root, with forward slashes.
+	Path     string
+	Old, New []byte
+}
+
+// Item is one note or one thing not translated, at its place in a file as it was read.
+type Item struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	// Target is the label of the target it is about, //pkg:name; "" for flags, loads, modules.
+	Target string `json:"target,omitempty"`
+	// What names it: "attribute local_defines", "copt -Xptxas=-v", "flag --@rules_cuda//cuda:enable".
+	What string `json:"what"`
+	// Why says what is wrong with it or, for a note, what was done.
+	Why string `json:"why"`
+	// Fix says what to do; "" for notes.
+	Fix string `json:"fix,omitempty"`
+}
+
+// String is FILE:LINE: target //pkg:name: WHAT WHY; fix: FIX.
+func (it Item) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:%d: ", it.File, it.Line)
+	if it.Target != "" {
+		fmt.Fprintf(&b, "target %s: ", it.Target)
+	}
+	b.WriteString(it.What)
+	if it.Why != "" {
+		b.WriteString(" " + it.Why)
+	}
+	if it.Fix != "" {
+		b.WriteString("; fix: " + it.Fix)
+	}
+	return b.String()
+}
+
+// WriteReport writes the notes ("note: ITEM") and the items not translated ("not translated:
+// ITEM"), one a line.
+func (r *Result) WriteReport(w io.Writer) error {
+	var b bytes.Buffer
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	for _, u := range r.Untranslated {
+		fmt.Fprintf(&b, "not translated: %s\n", u)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// Migrate rewrites the repository whose root is root from rules_cuda to rules_gpu, as the package
+// documentation says, and returns what it changed and what it could not translate. It writes the
+// changed files (unless opts.DryRun) with atomicfile.WriteAll: all of them are prepared before any
+// is replaced. A BUILD file, MODULE.bazel or .bzl file that does not parse is an error that names
+// its file and line, and nothing is written.
+func Migrate(root string, opts Options) (*Result, error) {
+	repo, err := walk(root)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{}
+	var changes []Change
+
+	rc, err := migrateBazelrc(repo)
+	if err != nil {
+		return nil, err
+	}
+	if rc.change != nil {
+		changes = append(changes, *rc.change)
+	}
+	res.Notes = append(res.Notes, rc.notes...)
+	res.Untranslated = append(res.Untranslated, rc.untranslated...)
+
+	others, err := scanOthers(repo)
+	if err != nil {
+		return nil, err
+	}
+	res.Untranslated = append(res.Untranslated, others...)
+
+	b, err := migrateBuildFiles(repo, rc.attrs)
+	if err != nil {
+		return nil, err
+	}
+	changes = append(changes, b.changes...)
+	res.Notes = append(res.Notes, b.notes...)
+	res.Untranslated = append(res.Untranslated, b.untranslated...)
+	if rc.attrsItem != nil && b.attrsWritten > 0 {
+		n := *rc.attrsItem
+		n.Why += fmt.Sprintf("; written on the %s migrated", plural(b.attrsWritten, "cuda_library target"))
+		res.Notes = append(res.Notes, n)
+	}
+
+	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	res.Changes = changes
+	sortItems(res.Notes)
+	sortItems(res.Untranslated)
+	if opts.DryRun || len(changes) == 0 {
+		return res, nil
+	}
+	files := make([]atomicfile.File, len(changes))
+	for i, c := range changes {
+		files[i] = atomicfile.File{Path: filepath.Join(repo.root, filepath.FromSlash(c.Path)), Data: c.New}
+	}
+	if err := atomicfile.WriteAll(files...); err != nil {
+		return res, err
+	}
+	for _, c := range changes {
+		res.Written = append(res.Written, c.Path)
+	}
+	return res, nil
+}
+
+// sortItems sorts items by file, then line; items of one line keep their order.
+func sortItems(items []Item) {
+	slices.SortStableFunc(items, func(a, b Item) int {
+		if c := strings.Compare(a.File, b.File); c != 0 {
+			return c
+		}
+		return a.Line - b.Line
+	})
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// repository is the layout of the repository being migrated.
+type repository struct {
+	root string
+	// builds maps each package ("" for the root) to its BUILD file, relative to root.
+	builds map[string]string
+	// bzls are the .bzl files and the root's WORKSPACE files, relative to root, sorted.
+	bzls, workspaces []string
+	// module is "MODULE.bazel" when the root has one, else "".
+	module string
+}
+
+// rootMarkers are the files that make a directory the root of a Bazel repository.
+var rootMarkers = []string{"MODULE.bazel", "REPO.bazel", "WORKSPACE", "WORKSPACE.bazel"}
+
+// walk finds the files of the repository at root that Migrate reads: every BUILD.bazel or BUILD,
+// .bzl file, and the root's MODULE.bazel and WORKSPACE files. It skips .git, the bazel-* output
+// links, the directories .bazelignore names, and directories that hold a MODULE.bazel, REPO.bazel or
+// WORKSPACE of their own (other repositories).
+func walk(root string) (*repository, error) {
+	info, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("repository: %w", err)
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("repository %s is not a directory", root)
+	}
+	if !isRepoRoot(root) {
+		msg := fmt.Sprintf("%s is not the root of a Bazel repository: it holds no %s", root, strings.Join(rootMarkers, ", "))
+		if outer, err := buildfile.FindRoot(root); err == nil {
+			msg += "; the repository around it is " + outer
+		}
+		return nil, errors.New(msg)
+	}
+	ignored, err := readBazelignore(root)
+	if err != nil {
+		return nil, err
+	}
+	r := &repository{root: root, builds: map[string]string{}}
+	for _, name := range []string{"WORKSPACE", "WORKSPACE.bazel"} {
+		if isFile(filepath.Join(root, name)) {
+			r.workspaces = append(r.workspaces, name)
+		}
+	}
+	if isFile(filepath.Join(root, "MODULE.bazel")) {
+		r.module = "MODULE.bazel"
+	}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if !d.IsDir() {
+			if strings.HasSuffix(rel, ".bzl") && d.Type().IsRegular() {
+				r.bzls = append(r.bzls, rel)
+			}
+			return nil // symbolic links to directories are not followed (bazel-bin, bazel-out, ...)
+		}
+		if rel != "." {
+			name := d.Name()
+			if name == ".git" || strings.HasPrefix(name, "bazel-") || ignored[rel] || isRepoRoot(p) {
+				return fs.SkipDir
+			}
+		}
+		pkg := rel
+		if pkg == "." {
+			pkg = ""
+		}
+		// Bazel reads BUILD.bazel when a directory holds both.
+		for _, name := range []string{"BUILD.bazel", "BUILD"} {
+			if isFile(filepath.Join(p, name)) {
+				r.builds[pkg] = path.Join(pkg, name)
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading repository %s: %w", root, err)
+	}
+	slices.Sort(r.bzls)
+	return r, nil
+}
+
+func (r *repository) read(rel string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel)))
+}
+
+func isRepoRoot(dir string) bool {
+	for _, m := range rootMarkers {
+		if isFile(filepath.Join(dir, m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// isFile reports whether p is a regular file, or a link to one.
+func isFile(p string) bool {
+	info, err := os.Stat(p)
+	return err == nil && info.Mode().IsRegular()
+}
+
+// readBazelignore reads the directories that root/.bazelignore keeps Bazel out of.
+func readBazelignore(root string) (map[string]bool, error) {
+	data, err := os.ReadFile(filepath.Join(root, ".bazelignore"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	ignored := map[string]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ignored[path.Clean(filepath.ToSlash(line))] = true
+	}
+	return ignored, sc.Err()
+}
