@@ -105,27 +105,39 @@ type call struct {
 // rootMarkers are the files that make a directory the root of a Bazel repository.
 var rootMarkers = []string{"MODULE.bazel", "REPO.bazel", "WORKSPACE", "WORKSPACE.bazel"}
 
-// Open reads the layout of the repository whose root is root: the directory that holds its
-// MODULE.bazel or WORKSPACE file. It finds every BUILD.bazel and BUILD file, skipping .git, the
-// bazel-* output links, the directories .bazelignore names, and directories that hold a MODULE.bazel,
-// WORKSPACE or REPO.bazel of their own (other repositories). BUILD files are parsed when Find or an
-// edit first needs them.
-func Open(root string) (*Repo, error) {
+// Layout is what Bazel reads of a repository: its packages' BUILD files and its .bzl files.
+type Layout struct {
+	// Builds maps each package ("" for the root) to its BUILD file (BUILD.bazel, or BUILD when it
+	// has none), relative to the root, with forward slashes.
+	Builds map[string]string
+	// Bzls lists the .bzl files, relative to the root, with forward slashes, sorted.
+	Bzls []string
+}
+
+// ReadLayout walks the repository whose root is root: the directory that holds its MODULE.bazel,
+// REPO.bazel or WORKSPACE file. It skips .git, the bazel-* output links, the directories
+// .bazelignore names, and directories that hold a MODULE.bazel, WORKSPACE or REPO.bazel of their own
+// (other repositories). gpubuild chips (Open) and gpubuild migrate both read a repository so.
+func ReadLayout(root string) (Layout, error) {
 	info, err := os.Stat(root)
 	if err != nil {
-		return nil, fmt.Errorf("repository: %w", err)
+		return Layout{}, fmt.Errorf("repository: %w", err)
 	}
 	if !info.IsDir() {
-		return nil, fmt.Errorf("repository %s is not a directory", root)
+		return Layout{}, fmt.Errorf("repository %s is not a directory", root)
 	}
-	if !isRepoRoot(root) {
-		return nil, fmt.Errorf("%s is not the root of a Bazel repository: it holds no %s", root, strings.Join(rootMarkers, ", "))
+	if !IsRepoRoot(root) {
+		msg := fmt.Sprintf("%s is not the root of a Bazel repository: it holds no %s", root, strings.Join(rootMarkers, ", "))
+		if outer, err := FindRoot(filepath.Dir(root)); err == nil && filepath.Dir(root) != root {
+			msg += "; the repository around it is " + outer
+		}
+		return Layout{}, errors.New(msg)
 	}
 	ignored, err := readBazelignore(root)
 	if err != nil {
-		return nil, err
+		return Layout{}, err
 	}
-	r := &Repo{root: root, pkgs: map[string]string{}, files: map[string]*file{}}
+	l := Layout{Builds: map[string]string{}}
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -136,11 +148,14 @@ func Open(root string) (*Repo, error) {
 		}
 		rel = filepath.ToSlash(rel)
 		if !d.IsDir() {
+			if strings.HasSuffix(rel, ".bzl") && d.Type().IsRegular() {
+				l.Bzls = append(l.Bzls, rel)
+			}
 			return nil // symbolic links to directories are not followed (bazel-bin, bazel-out, ...)
 		}
 		if rel != "." {
 			name := d.Name()
-			if name == ".git" || strings.HasPrefix(name, "bazel-") || ignored[rel] || isRepoRoot(p) {
+			if name == ".git" || strings.HasPrefix(name, "bazel-") || ignored[rel] || IsRepoRoot(p) {
 				return fs.SkipDir
 			}
 		}
@@ -150,17 +165,28 @@ func Open(root string) (*Repo, error) {
 		}
 		// Bazel reads BUILD.bazel when a directory holds both.
 		for _, name := range []string{"BUILD.bazel", "BUILD"} {
-			if isFile(filepath.Join(p, name)) {
-				r.pkgs[pkg] = path.Join(pkg, name)
+			if IsFile(filepath.Join(p, name)) {
+				l.Builds[pkg] = path.Join(pkg, name)
 				break
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("reading repository %s: %w", root, err)
+		return Layout{}, fmt.Errorf("reading repository %s: %w", root, err)
 	}
-	return r, nil
+	slices.Sort(l.Bzls)
+	return l, nil
+}
+
+// Open reads the layout of the repository whose root is root (ReadLayout). BUILD files are parsed
+// when Find or an edit first needs them.
+func Open(root string) (*Repo, error) {
+	l, err := ReadLayout(root)
+	if err != nil {
+		return nil, err
+	}
+	return &Repo{root: root, pkgs: l.Builds, files: map[string]*file{}}, nil
 }
 
 // Root is the repository's root directory, as Open was given it.
@@ -174,7 +200,7 @@ func FindRoot(dir string) (string, error) {
 		return "", err
 	}
 	for d := abs; ; d = filepath.Dir(d) {
-		if isRepoRoot(d) {
+		if IsRepoRoot(d) {
 			return d, nil
 		}
 		if filepath.Dir(d) == d {
@@ -183,17 +209,19 @@ func FindRoot(dir string) (string, error) {
 	}
 }
 
-func isRepoRoot(dir string) bool {
+// IsRepoRoot reports whether dir is the root of a Bazel repository (it holds a MODULE.bazel,
+// REPO.bazel, WORKSPACE or WORKSPACE.bazel file).
+func IsRepoRoot(dir string) bool {
 	for _, m := range rootMarkers {
-		if isFile(filepath.Join(dir, m)) {
+		if IsFile(filepath.Join(dir, m)) {
 			return true
 		}
 	}
 	return false
 }
 
-// isFile reports whether p is a regular file, or a link to one.
-func isFile(p string) bool {
+// IsFile reports whether p is a regular file, or a link to one.
+func IsFile(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && info.Mode().IsRegular()
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -27,23 +26,8 @@ const testRepoDir = "testdata/repo"
 
 func copyRepo(t *testing.T, src, dst string) { buildfiletest.CopyRepo(t, src, dst) }
 
-// readTree reads every file under dir, keyed by slash path relative to dir, with suffix dropped.
 func readTree(t *testing.T, dir, suffix string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		data, err := os.ReadFile(p)
-		files[strings.TrimSuffix(filepath.ToSlash(rel), suffix)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
+	return buildfiletest.ReadTree(t, dir, suffix)
 }
 
 // lines joins what an operation reports, one item a line.

@@ -62,14 +62,10 @@
 package migrate
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -238,118 +234,26 @@ type repository struct {
 	module string
 }
 
-// rootMarkers are the files that make a directory the root of a Bazel repository.
-var rootMarkers = []string{"MODULE.bazel", "REPO.bazel", "WORKSPACE", "WORKSPACE.bazel"}
-
-// walk finds the files of the repository at root that Migrate reads: every BUILD.bazel or BUILD,
-// .bzl file, and the root's MODULE.bazel and WORKSPACE files. It skips .git, the bazel-* output
-// links, the directories .bazelignore names, and directories that hold a MODULE.bazel, REPO.bazel or
-// WORKSPACE of their own (other repositories).
+// walk finds the files of the repository at root that Migrate reads: every BUILD.bazel or BUILD and
+// .bzl file, as buildfile.ReadLayout finds them (the one walk of a repository, shared with gpubuild
+// chips), and the root's MODULE.bazel and WORKSPACE files.
 func walk(root string) (*repository, error) {
-	info, err := os.Stat(root)
-	if err != nil {
-		return nil, fmt.Errorf("repository: %w", err)
-	}
-	if !info.IsDir() {
-		return nil, fmt.Errorf("repository %s is not a directory", root)
-	}
-	if !isRepoRoot(root) {
-		msg := fmt.Sprintf("%s is not the root of a Bazel repository: it holds no %s", root, strings.Join(rootMarkers, ", "))
-		if outer, err := buildfile.FindRoot(root); err == nil {
-			msg += "; the repository around it is " + outer
-		}
-		return nil, errors.New(msg)
-	}
-	ignored, err := readBazelignore(root)
+	l, err := buildfile.ReadLayout(root)
 	if err != nil {
 		return nil, err
 	}
-	r := &repository{root: root, builds: map[string]string{}}
+	r := &repository{root: root, builds: l.Builds, bzls: l.Bzls}
 	for _, name := range []string{"WORKSPACE", "WORKSPACE.bazel"} {
-		if isFile(filepath.Join(root, name)) {
+		if buildfile.IsFile(filepath.Join(root, name)) {
 			r.workspaces = append(r.workspaces, name)
 		}
 	}
-	if isFile(filepath.Join(root, "MODULE.bazel")) {
+	if buildfile.IsFile(filepath.Join(root, "MODULE.bazel")) {
 		r.module = "MODULE.bazel"
 	}
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		if !d.IsDir() {
-			if strings.HasSuffix(rel, ".bzl") && d.Type().IsRegular() {
-				r.bzls = append(r.bzls, rel)
-			}
-			return nil // symbolic links to directories are not followed (bazel-bin, bazel-out, ...)
-		}
-		if rel != "." {
-			name := d.Name()
-			if name == ".git" || strings.HasPrefix(name, "bazel-") || ignored[rel] || isRepoRoot(p) {
-				return fs.SkipDir
-			}
-		}
-		pkg := rel
-		if pkg == "." {
-			pkg = ""
-		}
-		// Bazel reads BUILD.bazel when a directory holds both.
-		for _, name := range []string{"BUILD.bazel", "BUILD"} {
-			if isFile(filepath.Join(p, name)) {
-				r.builds[pkg] = path.Join(pkg, name)
-				break
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading repository %s: %w", root, err)
-	}
-	slices.Sort(r.bzls)
 	return r, nil
 }
 
 func (r *repository) read(rel string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel)))
-}
-
-func isRepoRoot(dir string) bool {
-	for _, m := range rootMarkers {
-		if isFile(filepath.Join(dir, m)) {
-			return true
-		}
-	}
-	return false
-}
-
-// isFile reports whether p is a regular file, or a link to one.
-func isFile(p string) bool {
-	info, err := os.Stat(p)
-	return err == nil && info.Mode().IsRegular()
-}
-
-// readBazelignore reads the directories that root/.bazelignore keeps Bazel out of.
-func readBazelignore(root string) (map[string]bool, error) {
-	data, err := os.ReadFile(filepath.Join(root, ".bazelignore"))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	ignored := map[string]bool{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ignored[path.Clean(filepath.ToSlash(line))] = true
-	}
-	return ignored, sc.Err()
 }

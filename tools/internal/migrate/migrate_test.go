@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -31,23 +30,8 @@ var update = flag.Bool("update", false, "rewrite testdata/*/after and testdata/*
 //   - bad: what does not translate, beside targets that do in the same files.
 var cases = []string{"basic", "ptx", "bad"}
 
-// readTree reads every file under dir, keyed by slash path relative to dir, with suffix dropped.
 func readTree(t *testing.T, dir, suffix string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		data, err := os.ReadFile(p)
-		files[strings.TrimSuffix(filepath.ToSlash(rel), suffix)] = string(data)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
+	return buildfiletest.ReadTree(t, dir, suffix)
 }
 
 // copyCase copies testdata/CASE/before into a temporary directory.

@@ -1,4 +1,5 @@
-// Package buildfiletest copies the test repositories of tools/buildfile into place for tests. They are
+// Package buildfiletest copies the test repositories of tools/internal/buildfile and
+// tools/internal/migrate into place for tests, and reads trees back to compare them. They are
 // stored with ".txt" added to every file name, so that Bazel, buildifier and gazelle do not take their
 // BUILD and MODULE.bazel files for part of rules_gpu.
 package buildfiletest
@@ -32,4 +33,23 @@ func CopyRepo(t testing.TB, src, dst string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// ReadTree reads every file under dir, keyed by slash path relative to dir, with suffix dropped.
+func ReadTree(t testing.TB, dir, suffix string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, err := os.ReadFile(p)
+		files[strings.TrimSuffix(filepath.ToSlash(rel), suffix)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
