@@ -205,6 +205,41 @@ scenario_cuda() {
   fi
 }
 
+# migrate: a repository written for rules_cuda (tests/integration/migrate, with the archs flag in its
+# .bazelrc) is moved by gpubuild migrate: the dry run writes nothing, the run translates everything
+# (exit 0), a second run changes nothing; then the repository builds and tests with rules_gpu, and the
+# migrated saxpy's fatbin holds the images nvcc makes for the same archs (what rules_cuda's build ran).
+scenario_migrate() {
+  workspace migrate
+  local g=$root/gpubuild-migrate archs=compute_80:compute_80,sm_80,sm_86 before after
+  user_gpubuild "$g" || { bad migrate/helper "gpubuild does not build"; return; }
+  echo "build --@rules_cuda//cuda:archs=$archs" >>"$ws/.bazelrc"
+  before=$(cd "$ws" && find . -name 'bazel-*' -prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
+  local rc
+  out=$("$g" migrate --dry-run "$ws" 2>&1); rc=$?
+  after=$(cd "$ws" && find . -name 'bazel-*' -prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
+  if [ $rc -ne 0 ] || [ "$before" != "$after" ]; then bad migrate/dry_run "exit status $rc, or files changed: $out"; else
+    expect migrate/dry_run "$out" '+load("@rules_gpu//rules:defs.bzl", "cuda_library", "gpu_cc_test")' "+build --@rules_gpu//gpu:chips=sm_80,sm_86" "dry run: 2 files would change, nothing written"
+  fi
+  if ! out=$("$g" migrate "$ws" 2>&1); then bad migrate/run "exit status $?: $out"; else
+    expect migrate/run "$out" "wrote .bazelrc" "wrote kernels/BUILD.bazel" "cuda_objects became part of //kernels:poly" "cuda_test became cuda_library //kernels:saxpy_test_lib"
+  fi
+  out=$("$g" migrate "$ws" 2>&1)
+  if [ $? -ne 0 ]; then bad migrate/again "exit status: $out"; else expect migrate/again "$out" "nothing to change"; fi
+  out=$(nbazel test --test_tag_filters=-gpu //... 2>&1)
+  if [ $? -ne 0 ]; then bad migrate/test "the migrated repository does not build and test: $(tail -20 <<<"$out")"; return; fi
+  expect migrate/test "$out" "//kernels:saxpy_test_runner_abi" "1 test passes"
+  out=$(nbazel build //kernels:saxpy --output_groups=+fatbins 2>&1) || { bad migrate/artifact "the build fails: $(tail -20 <<<"$out")"; return; }
+  nvcc -fatbin -O3 -gencode "arch=compute_80,code=[compute_80,sm_80,sm_86]" -I"$ws" -I"$ws/common" -o "$root/saxpy.nvcc.fatbin" "$ws/kernels/saxpy.cu" ||
+    { bad migrate/artifact "nvcc fails on kernels/saxpy.cu"; return; }
+  images() { "$g" inspect --json "$1" | grep -o '"kind":"[a-z]*","arch":"[a-z_0-9]*"' | sort | tr '\n' ' '; }
+  local ours theirs
+  ours=$(images "$ws/bazel-bin/kernels/saxpy_cu/saxpy.fatbin") theirs=$(images "$root/saxpy.nvcc.fatbin")
+  if [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then ok "migrate/artifact (the same images as nvcc -gencode arch=compute_80,code=[compute_80,sm_80,sm_86]: $ours)"; else
+    bad migrate/artifact "rules_gpu's fatbin holds [$ours], nvcc's for $archs [$theirs]"
+  fi
+}
+
 # mlir: MLIR programs (gpu_binary, gpu_test) as a user writes them: the test builds (its program,
 # the runner ABI check), with the actions of every module over directories; adding a chip re-runs one
 # compile, the link and the host side; the test is tagged gpu; a program refused for a runner; bad
@@ -305,7 +340,7 @@ scenario_badinput() {
 }
 
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(seed chips hermetic embed cuda mlir badinput)
+[ ${#names[@]} -eq 0 ] && names=(seed chips hermetic embed cuda migrate mlir badinput)
 for name in "${names[@]}"; do
   start=$SECONDS
   "scenario_$name"
