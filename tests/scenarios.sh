@@ -229,6 +229,11 @@ scenario_migrate() {
   out=$(nbazel test --test_tag_filters=-gpu //... 2>&1)
   if [ $? -ne 0 ]; then bad migrate/test "the migrated repository does not build and test: $(tail -20 <<<"$out")"; return; fi
   expect migrate/test "$out" "//kernels:saxpy_test_runner_abi" "1 test passes"
+  # An rdc library links every object (alwayslink): its fatbin's registration waits for each source's
+  # host object, and poly_eval.cu's is referenced by nothing (without it, on the H200: "invalid
+  # device function" and a crash at exit).
+  out=$(nbazel cquery //kernels:poly --output=starlark --starlark:expr='[(l.static_library or l.pic_static_library).basename + " alwayslink=" + str(l.alwayslink) for i in providers(target)["CcInfo"].linking_context.linker_inputs.to_list() for l in i.libraries if (l.static_library or l.pic_static_library) and i.owner == target.label]' 2>&1)
+  expect migrate/rdc_alwayslink "$out" 'alwayslink=True'
   out=$(nbazel build //kernels:saxpy --output_groups=+fatbins 2>&1) || { bad migrate/artifact "the build fails: $(tail -20 <<<"$out")"; return; }
   nvcc -fatbin -O3 -gencode "arch=compute_80,code=[compute_80,sm_80,sm_86]" -I"$ws" -I"$ws/common" -o "$root/saxpy.nvcc.fatbin" "$ws/kernels/saxpy.cu" ||
     { bad migrate/artifact "nvcc fails on kernels/saxpy.cu"; return; }

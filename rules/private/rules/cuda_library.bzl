@@ -137,7 +137,10 @@ def _cuda_library_impl(ctx):
         compilation_outputs = outputs,
         linking_contexts = [d.linking_context for d in deps] + [ctx.attr._cudart[CcInfo].linking_context],
         user_link_flags = ctx.attr.linkopts,
-        alwayslink = ctx.attr.alwayslink,
+        # With rdc, the one fatbin's registration ends when every source's host object has
+        # registered: a source that nothing references (device functions only) must still be
+        # linked, or no kernel of the library loads ("invalid device function", found on the H200).
+        alwayslink = ctx.attr.alwayslink or rdc,
         disallow_dynamic_library = True,
     )
     library = linked.library_to_link
@@ -175,7 +178,7 @@ and a generated source registers the one fatbin for every host object.
 library fails to build, with the reason and the fix, when its kernels could not load on a declared
 runner.""",
     attrs = dict(CUDA_ATTRS, **dict(MODULE_ATTRS, **{
-        "alwayslink": attr.bool(doc = "Link every object into the programs that depend on this library, as `cc_library`'s `alwayslink`."),
+        "alwayslink": attr.bool(doc = "Link every object into the programs that depend on this library, as `cc_library`'s `alwayslink`. Always so with `rdc`: the one fatbin is registered with the CUDA runtime once every source's host object has registered its part, so each must be linked, even one that nothing calls."),
         "format": attr.string(
             default = "fatbin",
             values = ["fatbin", "bin", "jit"],

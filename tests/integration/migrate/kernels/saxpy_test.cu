@@ -13,11 +13,15 @@ int main() {
     return 1;
   }
   for (int i = 0; i < n; i++) x[i] = 1.0f, y[i] = 1.0f;
+  cudaError_t err;
   saxpy(n, 3.0f, x, y);
+  if ((err = cudaGetLastError()) != cudaSuccess || (err = cudaDeviceSynchronize()) != cudaSuccess) {
+    std::fprintf(stderr, "saxpy: CUDA error: %s\n", cudaGetErrorString(err));
+    return 1;
+  }
   poly_apply(n, y);
-  cudaError_t err = cudaDeviceSynchronize();
-  if (err != cudaSuccess) {
-    std::fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(err));
+  if ((err = cudaGetLastError()) != cudaSuccess || (err = cudaDeviceSynchronize()) != cudaSuccess) {
+    std::fprintf(stderr, "poly_apply: CUDA error: %s\n", cudaGetErrorString(err));
     return 1;
   }
   for (int i = 0; i < n; i++) {
