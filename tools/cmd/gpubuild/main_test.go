@@ -254,35 +254,50 @@ func TestChips(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := chipsRepo(t)
-			var before []byte
-			if tc.file != "" {
-				before, _ = os.ReadFile(filepath.Join(dir, tc.file))
-			}
-			code, out, errs := gpubuild(t, append([]string{"chips", "--repo", dir}, tc.args...)...)
-			if code != tc.code {
-				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errs)
-			}
-			for _, w := range tc.stdout {
-				if !strings.Contains(out, w) {
-					t.Errorf("stdout does not hold %q:\n%s", w, out)
-				}
-			}
-			for _, w := range tc.stderr {
-				if !strings.Contains(errs, w) {
-					t.Errorf("stderr does not hold %q:\n%s", w, errs)
-				}
-			}
-			if tc.file == "" {
-				return
-			}
-			got, _ := os.ReadFile(filepath.Join(dir, tc.file))
-			switch {
-			case tc.wantFile == "=" && string(got) != string(before):
-				t.Errorf("%s changed:\n%s", tc.file, got)
-			case tc.wantFile != "=" && !strings.Contains(string(got), tc.wantFile):
-				t.Errorf("%s does not hold %q:\n%s", tc.file, tc.wantFile, got)
-			}
+			checkRun(t, dir, append([]string{"chips", "--repo", dir}, tc.args...), runWant{tc.code, tc.stdout, tc.stderr, tc.file, tc.wantFile})
 		})
+	}
+}
+
+// runWant is what a run of a verb that edits a test repository (chips, migrate) must do.
+type runWant struct {
+	code     int
+	stdout   []string // substrings
+	stderr   []string
+	file     string // a file of the repository dir, checked afterwards
+	wantFile string // a substring of it; "=" for unchanged
+}
+
+// checkRun runs gpubuild with args and checks its exit status, its output and w.file of dir.
+func checkRun(t *testing.T, dir string, args []string, w runWant) {
+	t.Helper()
+	var before []byte
+	if w.file != "" {
+		before, _ = os.ReadFile(filepath.Join(dir, w.file))
+	}
+	code, out, errs := gpubuild(t, args...)
+	if code != w.code {
+		t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, w.code, out, errs)
+	}
+	for _, s := range w.stdout {
+		if !strings.Contains(out, s) {
+			t.Errorf("stdout does not hold %q:\n%s", s, out)
+		}
+	}
+	for _, s := range w.stderr {
+		if !strings.Contains(errs, s) {
+			t.Errorf("stderr does not hold %q:\n%s", s, errs)
+		}
+	}
+	if w.file == "" {
+		return
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, w.file))
+	switch {
+	case w.wantFile == "=" && string(got) != string(before):
+		t.Errorf("%s changed:\n%s", w.file, got)
+	case w.wantFile != "=" && !strings.Contains(string(got), w.wantFile):
+		t.Errorf("%s does not hold %q:\n%s", w.file, w.wantFile, got)
 	}
 }
 

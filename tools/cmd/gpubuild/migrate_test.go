@@ -63,34 +63,7 @@ func TestMigrate(t *testing.T) {
 				dir = migrateRepo(t, tc.repo)
 				args = append([]string{"migrate", dir}, tc.args...)
 			}
-			var before []byte
-			if tc.file != "" {
-				before, _ = os.ReadFile(filepath.Join(dir, tc.file))
-			}
-			code, out, errs := gpubuild(t, args...)
-			if code != tc.code {
-				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errs)
-			}
-			for _, w := range tc.stdout {
-				if !strings.Contains(out, w) {
-					t.Errorf("stdout does not hold %q:\n%s", w, out)
-				}
-			}
-			for _, w := range tc.stderr {
-				if !strings.Contains(errs, w) {
-					t.Errorf("stderr does not hold %q:\n%s", w, errs)
-				}
-			}
-			if tc.file == "" {
-				return
-			}
-			got, _ := os.ReadFile(filepath.Join(dir, tc.file))
-			switch {
-			case tc.wantFile == "=" && string(got) != string(before):
-				t.Errorf("%s changed:\n%s", tc.file, got)
-			case tc.wantFile != "=" && !strings.Contains(string(got), tc.wantFile):
-				t.Errorf("%s does not hold %q:\n%s", tc.file, tc.wantFile, got)
-			}
+			checkRun(t, dir, args, runWant{tc.code, tc.stdout, tc.stderr, tc.file, tc.wantFile})
 		})
 	}
 }

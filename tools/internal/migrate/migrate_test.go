@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -92,24 +91,7 @@ func TestGolden(t *testing.T) {
 			}
 			got, rep := readTree(t, repo, ""), report(t, res)
 			if *update {
-				if err := os.RemoveAll(filepath.Join(dir, "after")); err != nil {
-					t.Fatal(err)
-				}
-				if maps.Equal(got, readTree(t, filepath.Join(dir, "before"), ".txt")) {
-					got = nil // unchanged: no after
-				}
-				for rel, data := range got {
-					p := filepath.Join(dir, "after", filepath.FromSlash(rel)+".txt")
-					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-						t.Fatal(err)
-					}
-				}
-				if err := os.WriteFile(filepath.Join(dir, "report.txt"), []byte(rep), 0o644); err != nil {
-					t.Fatal(err)
-				}
+				buildfiletest.WriteGolden(t, dir, got, readTree(t, filepath.Join(dir, "before"), ".txt"), rep)
 				return
 			}
 			compareTrees(t, got, wantTree(t, name), dir+"/after")

@@ -6,6 +6,7 @@ package buildfiletest
 
 import (
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,4 +53,29 @@ func ReadTree(t testing.TB, dir, suffix string) map[string]string {
 		t.Fatal(err)
 	}
 	return files
+}
+
+// WriteGolden rewrites a golden case (go test -update): dir/after holds the repository got, with
+// ".txt" added to every file name, unless got is the repository before (then there is no after), and
+// dir/report.txt holds report.
+func WriteGolden(t testing.TB, dir string, got, before map[string]string, report string) {
+	t.Helper()
+	if err := os.RemoveAll(filepath.Join(dir, "after")); err != nil {
+		t.Fatal(err)
+	}
+	if maps.Equal(got, before) {
+		got = nil // unchanged: no after
+	}
+	for rel, data := range got {
+		p := filepath.Join(dir, "after", filepath.FromSlash(rel)+".txt")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.txt"), []byte(report), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
