@@ -212,7 +212,7 @@ def source_stem(src):
         path = path[len(src.owner.package) + 1:]
     return path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
 
-def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc = False, ptx_chips = None):
+def emit_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = "lz4", rdc = False):
     """Declares the actions that build one module from `srcs` for `chips`.
 
     One source is one module. Several sources are one module only as relocatable device code
@@ -232,8 +232,7 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc 
       opts: the compile options (emit_compile's `opts`).
       compress: the fatbin's PTX compression.
       rdc: link several sources into one module (see above).
-      ptx_chips: the chips whose PTX a fatbin or jit carries (module_settings' `ptx`); default: the
-        lowest chip.
+      ptx_chips: the chips whose PTX a fatbin or jit carries (module_settings' `ptx`).
 
     Returns:
       A struct: `files_by_chip` (dict chip -> File), `ptx` (File or None: the first of `ptx_chips`'
@@ -242,7 +241,6 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, compress = "lz4", rdc 
     """
     src = srcs[0]
     is_ptx = src.extension == "ptx"
-    ptx_chips = ptx_chips or [lowest_chip(chips)]
     if format not in ["fatbin", "jit"]:
         ptx_chips = []
 
