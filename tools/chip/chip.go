@@ -78,3 +78,35 @@ func (c Chip) String() string {
 
 // IsZero reports whether c is the zero Chip (used for "none").
 func (c Chip) IsZero() bool { return c == Chip{} }
+
+// ParseReal reads a chip name as a target's chips list it: a real chip of the table (sm_80, sm_90a),
+// spelled as String spells it. An error says what is wrong with the name and which chips there are,
+// for a message that names where the name came from (a BUILD file, a directive, a flag).
+func ParseReal(name string) (Chip, error) {
+	c, err := Parse(name)
+	if err != nil {
+		return Chip{}, fmt.Errorf("%v; %s", err, knownChips())
+	}
+	if _, ok := Lookup(c); !ok {
+		return Chip{}, fmt.Errorf("unknown chip %q: not in the chip table; %s", name, knownChips())
+	}
+	if c.String() != name {
+		return Chip{}, fmt.Errorf("chip %q: write it %s", name, c)
+	}
+	if c.Virtual {
+		real := c
+		real.Virtual = false
+		return Chip{}, fmt.Errorf("%s is a virtual chip (PTX); chips lists real chips, such as %s (a fatbin carries PTX for its lowest chip, format = \"jit\" only PTX)",
+			name, real)
+	}
+	return c, nil
+}
+
+// knownChips says which chips there are and where to read about them.
+func knownChips() string {
+	names := make([]string, len(arches))
+	for i, a := range arches {
+		names[i] = a.Chip.String()
+	}
+	return fmt.Sprintf("the chips are %s (docs/chips.md lists them with the CUDA toolkits that compile each)", strings.Join(names, ", "))
+}

@@ -1,6 +1,9 @@
 package chip
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParse(t *testing.T) {
 	for _, tc := range []struct {
@@ -37,6 +40,41 @@ func TestParse(t *testing.T) {
 		}
 		if got.String() != tc.in {
 			t.Errorf("Parse(%q).String() = %q", tc.in, got.String())
+		}
+	}
+}
+
+// ParseReal takes what a target's chips may list, and says why anything else is not a chip, with the
+// chips there are.
+func TestParseReal(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []string // in the error; none: accepted
+	}{
+		{in: "sm_80"},
+		{in: "sm_90a"},
+		{in: "sm_100f"},
+		{in: "sm_91", want: []string{`unknown chip "sm_91": not in the chip table; the chips are sm_35, `, "sm_90a", "docs/chips.md"}},
+		{in: "sm80", want: []string{`unknown chip "sm80": chips are named like sm_80`, "the chips are sm_35, "}},
+		{in: "", want: []string{`unknown chip ""`}},
+		{in: "sm_090", want: []string{`chip "sm_090": write it sm_90`}},
+		{in: "compute_80", want: []string{"compute_80 is a virtual chip (PTX); chips lists real chips, such as sm_80"}},
+	} {
+		c, err := ParseReal(tc.in)
+		if len(tc.want) == 0 {
+			if err != nil || c.String() != tc.in {
+				t.Errorf("ParseReal(%q) = %v, %v; want %s", tc.in, c, err, tc.in)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("ParseReal(%q) = %v, want an error", tc.in, c)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("ParseReal(%q): %v\nwant it to say %q", tc.in, err, w)
+			}
 		}
 	}
 }

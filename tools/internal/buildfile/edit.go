@@ -286,34 +286,10 @@ func checkChips(chips []string) ([]string, error) {
 	return sortChips(chips), nil
 }
 
-// checkChip refuses a name that is not a real chip of the chip table.
+// checkChip refuses a name that is not a real chip of the chip table (chip.ParseReal says why).
 func checkChip(name string) error {
-	c, err := chip.Parse(name)
-	if err != nil {
-		return fmt.Errorf("%v; %s", err, knownChips())
-	}
-	if _, ok := chip.Lookup(c); !ok {
-		return fmt.Errorf("unknown chip %q: not in the chip table; %s", name, knownChips())
-	}
-	if c.String() != name {
-		return fmt.Errorf("chip %q: write it %s", name, c)
-	}
-	if c.Virtual {
-		real := c
-		real.Virtual = false
-		return fmt.Errorf("%s is a virtual chip (PTX); chips lists real chips, such as %s (a fatbin carries PTX for its lowest chip, format = \"jit\" only PTX)",
-			name, real)
-	}
-	return nil
-}
-
-// knownChips says which chips there are and where to read about them.
-func knownChips() string {
-	var names []string
-	for _, a := range chip.Known() {
-		names = append(names, a.Chip.String())
-	}
-	return fmt.Sprintf("the chips are %s (docs/chips.md lists them with the CUDA toolkits that compile each)", strings.Join(names, ", "))
+	_, err := chip.ParseReal(name)
+	return err
 }
 
 // sortChips orders chips as the chip model does, by number and then suffix ("", "a", "f"), and drops
