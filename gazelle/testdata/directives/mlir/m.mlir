@@ -1,0 +1,3 @@
+gpu.module @m {
+  gpu.func @k() kernel { gpu.return }
+}

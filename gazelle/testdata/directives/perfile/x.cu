@@ -1,0 +1,2 @@
+#include "x.cuh"
+__global__ void x() { xhelper(); }

@@ -1,0 +1,3 @@
+#include "x.cuh"
+#include "detail.h"
+__global__ void y() { xhelper(); }

@@ -1,0 +1,2 @@
+#include "helpers.h"
+__global__ void b() {}

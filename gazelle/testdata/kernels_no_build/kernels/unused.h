@@ -1,0 +1,1 @@
+// Included by nothing: not a header of the library.

@@ -1,0 +1,4 @@
+// Host code only: no GPU target.
+func.func @main() {
+  return
+}

@@ -1,0 +1,3 @@
+#include "common/vec.h"
+#include "local.cuh"
+__global__ void k() {}

@@ -1,0 +1,2 @@
+#include "../common/vec.h"
+__global__ void k2() {}

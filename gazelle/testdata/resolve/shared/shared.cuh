@@ -1,0 +1,3 @@
+#pragma once
+#include "common/vec.h"
+__device__ float twice(float x);
