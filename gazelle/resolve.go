@@ -22,10 +22,11 @@ type cudaImports struct {
 	roots    []string        // its includes attribute, from the repository root
 }
 
-// Imports indexes the headers a cuda_library or a cc_library provides, under every path an
-// #include may name them by: from the repository root (kernels/vec.cuh), and from each of the
-// rule's include directories (includes), or by the virtual path strip_include_prefix and
-// include_prefix give a cc_library's headers.
+// Imports indexes the headers a cuda_library or a cc_library provides (its hdrs and textual_hdrs,
+// files of its package or, by label, of another package), under every path an #include may name
+// them by: from the repository root (kernels/vec.cuh), and from each of the rule's include
+// directories (includes), or by the virtual path strip_include_prefix and include_prefix give a
+// cc_library's headers.
 func (*gpuLang) Imports(c *config.Config, r *rule.Rule, f *rule.File) []resolve.ImportSpec {
 	if r.Kind() != kindCudaLibrary && r.Kind() != kindCcLibrary {
 		return nil
@@ -42,11 +43,10 @@ func (*gpuLang) Imports(c *config.Config, r *rule.Rule, f *rule.File) []resolve.
 	strip, prefix := r.AttrString("strip_include_prefix"), r.AttrString("include_prefix")
 	for _, attr := range []string{"hdrs", "textual_hdrs"} {
 		for _, h := range r.AttrStrings(attr) {
-			name := fileInPackage(h, f.Pkg)
-			if name == "" {
+			p := headerPath(h, f.Pkg)
+			if p == "" {
 				continue
 			}
-			p := path.Join(f.Pkg, name)
 			add(p)
 			for _, inc := range includes {
 				add(under(p, path.Join(f.Pkg, inc)))
@@ -82,6 +82,19 @@ func fileInPackage(entry, pkg string) string {
 		return ""
 	}
 	return l.Name
+}
+
+// headerPath is the repository path of the file that a hdrs entry of a rule in package pkg names:
+// a file of the package ("k.h", ":k.h", "sub/k.h") or, by its label, of another package of the
+// repository ("//other:k.h", exported there). It is "" for a label of another repository.
+func headerPath(entry, pkg string) string {
+	if f := fileInPackage(entry, pkg); f != "" {
+		return path.Join(pkg, f)
+	}
+	if l, err := label.Parse(entry); err == nil && l.Repo == "" && !l.Relative {
+		return path.Join(l.Pkg, l.Name)
+	}
+	return ""
 }
 
 // under is p relative to dir when p is below dir ("" otherwise, or when dir is the root and p

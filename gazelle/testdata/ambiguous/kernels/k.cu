@@ -1,0 +1,2 @@
+#include "b/shared.h"
+__global__ void k() {}
