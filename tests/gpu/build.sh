@@ -83,6 +83,28 @@ env/env.sh run bash -c '
 ' _ "$(cd "$out" && pwd)/bazel"
 cat "$out/bazel/tests.txt" "$out/bazel/seed_refusal.txt"
 
+# A repository written for rules_cuda (tests/integration/migrate), moved by `gpubuild migrate` as the
+# migrate scenario does (its .bazelrc's archs: compute_80 PTX, sm_80 and sm_86 cubins), then built
+# with rules_gpu in a snapshot of this checkout: its GPU test, with runfiles, as section 8's.
+mkdir -p "$out/migrate"
+env/env.sh run bash -c '
+  set -euo pipefail
+  . tests/userrepo.sh
+  user_checkout "$HOME/.cache/rules_gpu_gpu_migrate"
+  user_repo "$repo/tests/integration/migrate"
+  user_gpubuild "$root/gpubuild"
+  echo "build --@rules_cuda//cuda:archs=compute_80:compute_80,sm_80,sm_86" >>"$ws/.bazelrc"
+  "$root/gpubuild" migrate "$ws" >/dev/null
+  t=//kernels:saxpy_test p=kernels/saxpy_test
+  nbazel build "$t" >/dev/null 2>&1 || nbazel build "$t"
+  mkdir -p "$1/$(dirname "$p")" "$1/$p.runfiles"
+  cp -L "$ws/bazel-bin/$p" "$1/$p"
+  cp -rL "$ws/bazel-bin/$p.runfiles/." "$1/$p.runfiles/"
+  echo "$t" >"$1/tests.txt"
+  nbazel shutdown >/dev/null 2>&1
+' _ "$(cd "$out" && pwd)/migrate"
+cat "$out/migrate/tests.txt"
+
 # The same MLIR examples serialized by MLIR itself (gpu-module-to-binary), for comparison.
 mkdir -p "$out/mlir_own"
 env/env.sh run bash -c '

@@ -162,16 +162,24 @@ echo "$ok: \`gcc saxpy_host.c saxpy_cc.c -lcuda && ./saxpy_host\`: $(tr '\n' ' '
   echo "| test | result | log |"
   echo "|---|---|---|"
 } >>"$md"
+# bazel_tests DIR [NAME]: runs each test DIR/tests.txt lists (labels of the repository DIR's programs
+# came from, NAME in the table when it is not this one).
+bazel_tests() {
+  local b=$1 name=${2:+$2 } t p rf tmp log rc ok
+  while read -r t; do
+    p=${t#//}; p=${p/://}
+    rf=$b/$p.runfiles; tmp=$(mktemp -d)
+    log=$(cd "$rf/_main" && TEST_SRCDIR=$rf TEST_WORKSPACE=_main TEST_TMPDIR=$tmp timeout 300 "$b/$p" 2>&1); rc=$?
+    rm -rf "$tmp"
+    [ $rc -eq 0 ] && ok=PASS || { ok="FAIL (exit $rc)"; fail=1; }
+    echo "$name$t: $ok"; echo "$log" | sed 's/^/    /'
+    echo "| $name$t | $ok | $(tr '\n' ';' <<<"$log" | sed 's/;/; /g') |" >>"$md"
+  done <"$b/tests.txt"
+}
 b=$dir/bazel
-while read -r t; do
-  p=${t#//}; p=${p/://}
-  rf=$b/$p.runfiles; tmp=$(mktemp -d)
-  log=$(cd "$rf/_main" && TEST_SRCDIR=$rf TEST_WORKSPACE=_main TEST_TMPDIR=$tmp timeout 300 "$b/$p" 2>&1); rc=$?
-  rm -rf "$tmp"
-  [ $rc -eq 0 ] && ok=PASS || { ok="FAIL (exit $rc)"; fail=1; }
-  echo "$t: $ok"; echo "$log" | sed 's/^/    /'
-  echo "| $t | $ok | $(tr '\n' ';' <<<"$log" | sed 's/;/; /g') |" >>"$md"
-done <"$b/tests.txt"
+bazel_tests "$b"
+# The repository migrated from rules_cuda (tests/integration/migrate; build.sh migrated and built it).
+bazel_tests "$dir/migrate" "migrate (from rules_cuda, sm_80 + sm_86 + compute_80 PTX)"
 {
   echo
   echo "The seed failure in runtime-API form (examples/cuda:seed_runtime, an sm_80-only cuda_library). At build time,"
