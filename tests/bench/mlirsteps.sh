@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# mlirsteps.sh [KERNELS] [TERMS] — where an MLIR kernel's clean-build time goes, rules_gpu against
+# MLIR's own gpu-module-to-binary, counted in CPU time (user + system of each process, so that other
+# work on the machine changes the numbers little, unlike wall time):
+#   - each tool's start-up alone (--version, or an empty module): what one more process costs;
+#   - per kernel (genkernels, TERMS terms, default 1500), for sm_75 sm_80 sm_86 sm_90 + sm_75 PTX:
+#     MLIR's pipeline in one mlir-opt process, against the processes of rules_gpu's actions run one
+#     after another outside Bazel with the same command lines (GpuLower, the PTX, each chip's
+#     cubin, the link), each action's gpubuild and the tools it starts;
+#   - Bazel's own part of the same actions: the 20-kernel build of bench.sh's workspace with
+#     --profile, its sandbox set-up per action (sandbox.createFileSystem and
+#     sandbox.filterInputsAndDirsToCreate).
+# Prints Markdown (docs/benchmarks.md keeps it). Runs inside the build environment:
+#   env/env.sh run tests/bench/mlirsteps.sh
+set -uo pipefail
+kernels=${1:-5} terms=${2:-1500}
+# shellcheck source=tests/userrepo.sh
+. "$(dirname "$0")/../userrepo.sh"
+user_checkout "${BENCH_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_mlirsteps}" || exit 1
+user_repo "$repo/tests/bench/workspace" || exit 1
+out=$root/out
+rm -rf "$out"; mkdir -p "$out"
+chips=(sm_75 sm_80 sm_86 sm_90)
+(cd "$repo" && go run ./tests/bench/genkernels -n 20 -terms "$terms" -lang mlir -chips "$(IFS=,; echo "${chips[*]}")" -out "$ws") >/dev/null || exit 1
+user_gpubuild "$out/gpubuild" || exit 1
+g=$out/gpubuild
+export CUDA_ROOT=/usr/lib/cuda
+
+# cpu CMD...: the CPU milliseconds (user + system) CMD and its children took; fails with CMD.
+cpu() {
+  local t
+  t=$( { TIMEFORMAT='%3U %3S'; time "$@" >/dev/null 2>"$out/err"; } 2>&1 ) || { echo "mlirsteps.sh: failed: $* $(cat "$out/err")" >&2; return 1; }
+  awk -v t="$t" 'BEGIN { split(t, x, " "); printf "%d", (x[1] + x[2]) * 1000 }'
+}
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+echo 'target triple = "nvptx64-nvidia-cuda"' >"$out/empty.ll"
+starts=("clang-21 -cc1 -triple nvptx64-nvidia-cuda -target-cpu sm_80 -O3 -S -x ir $out/empty.ll -o $out/empty.s"
+  "llc-21 -O3 -mcpu=sm_80 $out/empty.ll -o $out/empty2.s" "opt-21 -O3 $out/empty.ll -o $out/empty.bc"
+  "mlir-opt-21 --version" "mlir-translate-21 --version" "ptxas --version" "$g --help")
+start_rows=""
+for c in "${starts[@]}"; do
+  v=(); for _ in $(seq 10); do v+=("$(cpu $c)") || exit 1; done
+  start_rows+="| \`${c/$out\//}\` | $(median "${v[@]}") |"$'\n'
+done
+
+T=(--toolkit 12.4 -O 3 --ptxas ptxas --clang clang-21 --llc llc-21 --llvm-link llvm-link-21 --mlir-opt mlir-opt-21
+  --mlir-translate mlir-translate-21 --opt opt-21 --libdevice /usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc)
+pipe="builtin.module($(for c in "${chips[@]}"; do printf 'nvvm-attach-target{chip=%s O=3},' "$c"; done)gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),reconcile-unrealized-casts,gpu-module-to-binary{format=fatbin})"
+own=() lower=() ptx=() bin75=() chipbin=() link=() ours=()
+for i in $(seq 0 $((kernels - 1))); do
+  k=$ws/$(printf 'k%03d' "$i").mlir b=$out/$(basename "$k" .mlir)
+  own+=("$(cpu mlir-opt-21 "$k" --pass-pipeline="$pipe" -o "$b.own.mlir")") || exit 1
+  lower+=("$(cpu "$g" compile --target //:k --format llvm "${T[@]}" -o "$b.ll" "$k")") || exit 1
+  ptx+=("$(cpu "$g" compile --target //:k --chip sm_75 --format isa "${T[@]}" -o "$b.sm_75.ptx" "$b.ll")") || exit 1
+  bin75+=("$(cpu "$g" compile --target //:k --chip sm_75 --format bin "${T[@]}" -o "$b.sm_75.cubin" "$b.sm_75.ptx")") || exit 1
+  s=0
+  for c in sm_80 sm_86 sm_90; do
+    v=$(cpu "$g" compile --target //:k --chip "$c" --format bin "${T[@]}" -o "$b.$c.cubin" "$b.ll") || exit 1
+    chipbin+=("$v"); s=$((s + v))
+  done
+  link+=("$(cpu "$g" link --target //:k --compress lz4 -o "$b.fatbin" "$b".sm_*.cubin "$b.sm_75.ptx")") || exit 1
+  ours+=("$((${lower[-1]} + ${ptx[-1]} + ${bin75[-1]} + s + ${link[-1]}))")
+done
+
+# Bazel's own part: the 20 kernels under Bazel, profiled (the helper built first, outside the clock).
+nbazel build //... >/dev/null 2>&1 || { nbazel build //... 2>&1 | tail -20; exit 1; }
+(cd "$repo" && go run ./tests/bench/genkernels -n 20 -terms "$terms" -lang mlir -chips "$(IFS=,; echo "${chips[*]}")" -seed "$(date +%s%N)" -out "$ws") >/dev/null || exit 1
+nbazel build //... --profile="$out/build.prof" >/dev/null 2>&1 || exit 1
+nbazel shutdown >/dev/null 2>&1
+sandbox=$(python3 - "$out/build.prof" <<'PY'
+import gzip, json, sys
+try:
+    d = json.load(gzip.open(sys.argv[1]))
+except OSError:
+    d = json.load(open(sys.argv[1]))
+ev = [e for e in d["traceEvents"] if e.get("ph") == "X"]
+run = [e["dur"] for e in ev if e.get("name") == "subprocess.run"]
+setup = sum(e["dur"] for e in ev if e.get("name") in ("sandbox.createFileSystem", "sandbox.filterInputsAndDirsToCreate"))
+print(f"{len(run)} actions; sandbox set-up {setup / 1e3 / len(run):.1f} ms per action (wall)")
+PY
+)
+
+n=${#own[@]} o=$(median "${own[@]}") r=$(median "${ours[@]}")
+cat <<EOF
+Machine: $(nproc) cores, load average before the Bazel build: $(cut -d' ' -f1-3 /proc/loadavg); $(mlir-opt-21 --version | grep -o 'LLVM version [0-9.]*'); CUDA $(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p'). Kernels: $n of $terms terms; CPU time (user + system), medians.
+
+| one process that does nothing | CPU ms |
+|---|---|
+$start_rows
+| one MLIR kernel, sm_75 sm_80 sm_86 sm_90 + sm_75 PTX | CPU ms |
+|---|---|
+| MLIR: one mlir-opt, gpu-module-to-binary{format=fatbin} | $o |
+| rules_gpu: GpuLower (gpubuild, mlir-opt, mlir-translate) | $(median "${lower[@]}") |
+| rules_gpu: sm_75 PTX (gpubuild, clang -cc1) | $(median "${ptx[@]}") |
+| rules_gpu: sm_75 cubin from that PTX (gpubuild, ptxas) | $(median "${bin75[@]}") |
+| rules_gpu: each other chip's cubin (gpubuild, clang -cc1, ptxas), x3 | $(median "${chipbin[@]}") |
+| rules_gpu: GpuLink (gpubuild) | $(median "${link[@]}") |
+| rules_gpu: all 7 actions' processes | $r ($(awk -v a="$r" -v b="$o" 'BEGIN { printf "%.2f", a / b }') x MLIR) |
+
+Bazel, the same kernels (20) under linux-sandbox: $sandbox.
+EOF
