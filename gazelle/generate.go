@@ -360,7 +360,11 @@ func (p *pkg) modulesAndPrograms() {
 			p.l.problems.add("%s: %v", path.Join(p.args.Rel, f), err)
 			continue
 		}
-		m := parseMLIR(string(src))
+		m, err := readMLIR(src)
+		if err != nil {
+			p.l.problems.add("%s:%v (gazelle reads MLIR text as gpu_module does: fix the file, or write its target by hand)", path.Join(p.args.Rel, f), err)
+			continue
+		}
 		switch m.Kind() {
 		case mlirModules:
 			if len(m.Modules) == 1 {

@@ -2,10 +2,11 @@ package gazelle
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
-func TestParseMLIR(t *testing.T) {
+func TestReadMLIR(t *testing.T) {
 	for _, tc := range []struct {
 		name, src string
 		want      mlirFile
@@ -20,7 +21,7 @@ func TestParseMLIR(t *testing.T) {
 }`, mlirFile{Modules: []string{"a", "b"}}, mlirModules},
 		{"quoted and dotted names", "gpu.module @\"k 1\" {}\ngpu.module @m.with.dots{}\n",
 			mlirFile{Modules: []string{"k 1", "m.with.dots"}}, mlirModules},
-		// As tools/internal/mlir/testdata/decoys.mlir: comments and strings hide nothing.
+		// As tools/mlir/testdata/decoys.mlir: comments and strings hide nothing.
 		{"decoys", `// gpu.module @in_comment { -- not a module
 module attributes {gpu.container_module, test.s = "gpu.module @in_string { // not a comment"} {
   gpu.module @"k 1" {
@@ -32,7 +33,7 @@ module attributes {gpu.container_module, test.s = "gpu.module @in_string { // no
     return
   }
 }`, mlirFile{Modules: []string{"k 1"}}, mlirModules},
-		// As tools/internal/mlir/testdata/nested.mlir: only direct children of the top-level module.
+		// As tools/mlir/testdata/nested.mlir: only direct children of the top-level module.
 		{"nested builtin modules", `module @outer {
   gpu.module @top {
   }
@@ -71,17 +72,33 @@ module attributes {gpu.container_module, test.s = "gpu.module @in_string { // no
 			mlirFile{Modules: []string{"m"}}, mlirModules},
 		{"host code only", "func.func @main() {\n  return\n}\n// CHECK: nothing\n", mlirFile{Main: true, Check: true}, mlirNone},
 		{"not CHECK lines", "// RUN: mlir-opt %s\n// CHECKS: no\n// MYCHECK: no\ngpu.module @m {}\n", mlirFile{Modules: []string{"m"}}, mlirModules},
-		{"an unterminated string", "gpu.module @m {}\nfunc.func @f() attributes {s = \"open\n", mlirFile{Modules: []string{"m"}}, mlirModules},
 		{"value names are not ops", "func.func @main() {\n  %gpu.launch = arith.constant 0 : index\n  return\n}\n", mlirFile{Main: true}, mlirNone},
 		{"empty", "", mlirFile{}, mlirNone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := parseMLIR(tc.src)
+			got, err := readMLIR([]byte(tc.src))
+			if err != nil {
+				t.Fatalf("readMLIR: %v", err)
+			}
 			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("parseMLIR\n got %+v\nwant %+v", got, tc.want)
+				t.Errorf("readMLIR\n got %+v\nwant %+v", got, tc.want)
 			}
 			if k := got.Kind(); k != tc.kind {
 				t.Errorf("Kind() = %v, want %v", k, tc.kind)
+			}
+		})
+	}
+}
+
+func TestReadMLIRErrors(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"an unterminated string", "gpu.module @m {}\nfunc.func @f() attributes {s = \"open\n", "2:32: unterminated string"},
+		{"unbalanced braces", "gpu.module @m {\n", "1:15: '{' is never closed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := readMLIR([]byte(tc.src))
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("readMLIR: %v, want an error starting %q", err, tc.want)
 			}
 		})
 	}

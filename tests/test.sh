@@ -15,7 +15,7 @@ go test ./...
 
 step "fuzz the fatbin reader and the MLIR attach step for a bounded time"
 go test -run '^$' -fuzz '^FuzzRead$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" ./tools/fatbin
-go test -run '^$' -fuzz '^FuzzAttach$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" ./tools/internal/mlir
+go test -run '^$' -fuzz '^FuzzAttach$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" ./tools/mlir
 
 step "the GPU programs build with cgo against the toolkit's cuda.h and libcuda (tag cuda)"
 go vet -tags cuda ./tools/internal/launch/... ./tools/cmd/gpurun/ ./tools/internal/mlirrt/...

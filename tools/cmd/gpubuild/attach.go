@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
+	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
 const attachUsage = `usage: gpubuild attach [--module REGEX] [--triple T] [--chip sm_90] [--features +ptx80] [-O 3] [--fast] [--ftz]

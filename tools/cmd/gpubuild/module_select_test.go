@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
 	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
+	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
 // selectSource has several gpu.modules, each with one kernel named after it, and one gpu.module

@@ -13,7 +13,7 @@ import (
 	"strconv"
 
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
-	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
+	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
 // Format is what kind of file an artifact is.

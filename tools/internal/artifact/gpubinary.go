@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
-	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
+	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
 // FormatMLIR is MLIR text holding gpu.binary ops: what mlir-opt's gpu-module-to-binary pass prints.

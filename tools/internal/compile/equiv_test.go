@@ -16,7 +16,7 @@ import (
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
-	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
+	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
 // Equivalence with MLIR itself. Our pipeline (mlir-opt lowering, mlir-translate, llvm-link with

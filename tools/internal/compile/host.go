@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
+	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
 // hostPipeline lowers a program's host code once its gpu.modules are gpu.binary ops: the pipeline

@@ -14,8 +14,8 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
-	"github.com/rulesgpu/rules_gpu/tools/internal/mlir"
 	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
+	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
 // programTools finds the tools that an MLIR program's build runs (no CUDA C++ front end): from the

@@ -1,10 +1,12 @@
 // Package mlir is rules_gpu's one reader of MLIR source text: it finds the gpu.module ops of a file
 // (Modules), attaches NVVM targets to them (Attach), doing to the text what MLIR's
-// --nvvm-attach-target pass does to the IR, and reads the objects of the gpu.binary ops that
-// MLIR's gpu-module-to-binary pass prints (GPUObjects), all without an MLIR library. Attach keeps
-// everything but the targets it attaches byte for byte: comments, string literals and the bodies of
-// dialect attributes are skipped as MLIR's lexer skips them, so a "gpu.module @x {" inside a string
-// or a comment is not a module.
+// --nvvm-attach-target pass does to the IR, and reads the objects of the gpu.binary ops that MLIR's
+// gpu-module-to-binary pass prints (GPUObjects), and outlines a file for generators of BUILD files
+// (ReadOutline: its gpu.modules, a host @main, kernel launches), all without an MLIR library. It is
+// public so that rules_gpu's gazelle language reads MLIR as the build does. Attach keeps everything
+// but the targets it attaches byte for byte: comments, string literals and the bodies of dialect
+// attributes are skipped as MLIR's lexer skips them, so a "gpu.module @x {" inside a string or a
+// comment is not a module.
 //
 // Target.Attribute prints the #nvvm.target attribute exactly as mlir-opt 21 prints it; the tests
 // check Attach's output against mlir-opt 21's own --nvvm-attach-target (when mlir-opt-21 is on

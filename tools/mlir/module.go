@@ -242,11 +242,8 @@ func (f *file) findModules() error {
 			}
 		}
 		if t.kind == kBare && f.text(t) == "gpu.module" {
-			if i+1 < len(toks) {
-				switch next := toks[i+1]; {
-				case isPunct(src, next, "=") || isPunct(src, next, ",") || isPunct(src, next, ":") || next.br == '}':
-					continue // a dictionary key, not an op
-				}
+			if f.isKey(i) {
+				continue // a dictionary key, not an op
 			}
 			m, err := f.module(i)
 			if err != nil {
@@ -299,10 +296,7 @@ func (f *file) module(i int) (*module, error) {
 		return nil, syntaxError(src, kw.start, "gpu.module without a name: want @name, found %s", found)
 	}
 	name := toks[i+1]
-	m.Name = string(src[name.start+1 : name.end])
-	if src[name.start+1] == '"' {
-		m.Name = unquote(src[name.start+1 : name.end])
-	}
+	m.Name = f.symbol(name)
 	header := func(j int, want string) error {
 		found := "the end of the text"
 		if j < len(toks) {
