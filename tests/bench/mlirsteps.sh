@@ -41,7 +41,7 @@ starts=("clang-21 -cc1 -triple nvptx64-nvidia-cuda -target-cpu sm_80 -O3 -S -x i
 start_rows=""
 for c in "${starts[@]}"; do
   v=(); for _ in $(seq 10); do v+=("$(cpu $c)") || exit 1; done
-  start_rows+="| \`${c/$out\//}\` | $(median "${v[@]}") |"$'\n'
+  start_rows+="| \`${c//$out\//}\` | $(median "${v[@]}") |"$'\n'
 done
 
 T=(--toolkit 12.4 -O 3 --ptxas ptxas --clang clang-21 --llc llc-21 --llvm-link llvm-link-21 --mlir-opt mlir-opt-21
