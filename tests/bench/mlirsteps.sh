@@ -16,6 +16,8 @@ set -uo pipefail
 kernels=${1:-5} terms=${2:-1500}
 # shellcheck source=tests/userrepo.sh
 . "$(dirname "$0")/../userrepo.sh"
+# shellcheck source=tests/bench/cputime.sh
+. "$(dirname "$0")/cputime.sh"
 user_checkout "${BENCH_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_mlirsteps}" || exit 1
 user_repo "$repo/tests/bench/workspace" || exit 1
 out=$root/out
@@ -26,13 +28,6 @@ user_gpubuild "$out/gpubuild" || exit 1
 g=$out/gpubuild
 export CUDA_ROOT=/usr/lib/cuda
 
-# cpu CMD...: the CPU milliseconds (user + system) CMD and its children took; fails with CMD.
-cpu() {
-  local t
-  t=$( { TIMEFORMAT='%3U %3S'; time "$@" >/dev/null 2>"$out/err"; } 2>&1 ) || { echo "mlirsteps.sh: failed: $* $(cat "$out/err")" >&2; return 1; }
-  awk -v t="$t" 'BEGIN { split(t, x, " "); printf "%d", (x[1] + x[2]) * 1000 }'
-}
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 echo 'target triple = "nvptx64-nvidia-cuda"' >"$out/empty.ll"
 starts=("clang-21 -cc1 -triple nvptx64-nvidia-cuda -target-cpu sm_80 -O3 -S -x ir $out/empty.ll -o $out/empty.s"

@@ -12,6 +12,8 @@
 # (docs/benchmarks.md keeps it). Runs inside the build environment:
 #   env/env.sh run tests/bench/resident.sh
 set -uo pipefail
+# shellcheck source=tests/bench/cputime.sh
+. "$(dirname "$0")/cputime.sh"
 kernels=${1:-5} terms=${2:-1500}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d "${TMPDIR:-/tmp}/resident.XXXXXX")
@@ -25,13 +27,6 @@ export CUDA_ROOT=/usr/lib/cuda
 gcc -O2 -o "$out/ptx" "$repo/tests/bench/resident/ptx.c" "$(ldconfig -p | awk '/libLLVM\.so\.21\.1 / { print $NF; exit }')" ||
   { echo "resident.sh: cannot build resident/ptx.c against libLLVM.so.21.1" >&2; exit 1; }
 
-# cpu CMD...: the CPU milliseconds (user + system) CMD and its children took; fails with CMD.
-cpu() {
-  local t
-  t=$( { TIMEFORMAT='%3U %3S'; time "$@" >/dev/null 2>"$out/err"; } 2>&1 ) || { echo "resident.sh: failed: $* $(cat "$out/err")" >&2; return 1; }
-  awk -v t="$t" 'BEGIN { split(t, x, " "); printf "%d", (x[1] + x[2]) * 1000 }'
-}
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 sum() { printf '%s\n' "$@" | awk '{ s += $1 } END { print s + 0 }'; }
 
 T=(--toolkit 12.4 -O 3 --ptxas ptxas --clang clang-21 --llc llc-21 --llvm-link llvm-link-21 --mlir-opt mlir-opt-21
