@@ -21,7 +21,9 @@
 // replaced (tools/internal/atomicfile). Actions pass --target LABEL, which starts every error
 // message; compile then uses only the tools its flags name, where by hand it finds the CUDA toolkit
 // and LLVM as the Bazel toolchains do (tools/internal/toolfind). Arguments may come from Bazel
-// parameter files ("--params=FILE").
+// parameter files ("--params=FILE", "--flagfile=FILE"). Started with --persistent_worker, gpubuild
+// is a Bazel persistent worker: it runs each work request as the command line it completes
+// (worker.go; --@rules_gpu//gpu:worker, docs/workers.md).
 //
 // Exit status: 0 on success, 1 on failure, 2 on a usage error.
 package main
@@ -75,6 +77,9 @@ var (
 )
 
 func main() {
+	if isWorker(os.Args[1:]) {
+		os.Exit(serve(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -2,8 +2,10 @@
 //
 // Bazel passes long command lines in parameter files: rules_gpu's actions use
 // args.use_param_file("--params=%s"), so a file holds one argument per line ("multiline" format, or
-// "shell" with single quotes). Expand replaces each "--params=FILE" argument by the arguments in FILE.
-// The explicit flag, rather than Bazel's usual "@FILE", keeps labels such as "@repo//pkg:name" literal.
+// "shell" with single quotes); under --@rules_gpu//gpu:worker they use "--flagfile=%s", the form
+// Bazel's worker strategy looks for. Expand replaces each "--params=FILE" or "--flagfile=FILE"
+// argument by the arguments in FILE. The explicit flags, rather than Bazel's usual "@FILE", keep
+// labels such as "@repo//pkg:name" literal.
 package params
 
 import (
@@ -15,14 +17,18 @@ import (
 // Flag is the prefix of a parameter file argument.
 const Flag = "--params="
 
-// Expand returns args with every "--params=FILE" argument replaced by the arguments in FILE, one per
-// line. Parameter files do not nest.
+// WorkerFlag is the prefix of the parameter file argument of an action that a persistent worker
+// may run: Bazel's workers find their requests' arguments by it.
+const WorkerFlag = "--flagfile="
+
+// Expand returns args with every "--params=FILE" and "--flagfile=FILE" argument replaced by the
+// arguments in FILE, one per line. Parameter files do not nest.
 func Expand(args []string) ([]string, error) {
 	var out []string
 	for _, a := range args {
 		switch {
-		case strings.HasPrefix(a, Flag):
-			data, err := os.ReadFile(a[len(Flag):])
+		case strings.HasPrefix(a, Flag), strings.HasPrefix(a, WorkerFlag):
+			data, err := os.ReadFile(a[strings.IndexByte(a, '=')+1:])
 			if err != nil {
 				return nil, fmt.Errorf("reading parameter file: %w", err)
 			}

@@ -26,6 +26,7 @@ func TestExpand(t *testing.T) {
 	}{
 		{"no files", []string{"compile", "x.ptx"}, []string{"compile", "x.ptx"}},
 		{"plain file", []string{"compile", Flag + plain, "x.ptx"}, []string{"compile", "--chip", "sm_90", "x.ptx"}},
+		{"a worker's file", []string{"compile", WorkerFlag + plain}, []string{"compile", "--chip", "sm_90"}},
 		{"shell quoting", []string{Flag + quoted}, []string{"--opt", "a b", "it's"}},
 		{"empty file", []string{"a", Flag + empty}, []string{"a"}},
 		{"labels stay literal", []string{"--target", "@repo//pkg:name", "@"}, []string{"--target", "@repo//pkg:name", "@"}},
