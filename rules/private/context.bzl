@@ -6,6 +6,7 @@ helper, the label that messages name, the resolved toolchains), `gpubuild_args` 
 `run_gpubuild` declares the action with the toolchain its programs come from.
 """
 
+load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//rules/private:labels.bzl", "display_label")
 
 CUDA_TOOLCHAIN = Label("//toolchain:cuda_toolchain_type")
@@ -14,18 +15,35 @@ LLVM_TOOLCHAIN = Label("//toolchain:llvm_toolchain_type")
 # The environment variable that carries the CUDA toolkit's version into every action's key.
 TOOLKIT_ENV = "RULES_GPU_CUDA_VERSION"
 
+# The attributes of every rule that runs gpubuild: the helper, and whether it runs as a worker.
+GPUBUILD_ATTRS = {
+    "_gpubuild": attr.label(
+        default = Label("//tools/cmd/gpubuild"),
+        executable = True,
+        cfg = "exec",
+    ),
+    "_worker": attr.label(default = Label("//gpu:worker")),
+}
+
+# What a gpubuild action asks of Bazel's worker strategy under --@rules_gpu//gpu:worker: gpubuild
+# speaks the JSON form of the worker protocol (tools/cmd/gpubuild/worker.go).
+_WORKER_REQUIREMENTS = {
+    "requires-worker-protocol": "json",
+    "supports-workers": "1",
+}
+
 def gpu_context(ctx, *, toolchains = True):
     """What every gpubuild action of a target needs.
 
     Args:
-      ctx: the rule context; the rule has a `_gpubuild` attribute and, with `toolchains`, declares the
-        CUDA toolchain type and (optionally) the LLVM one.
+      ctx: the rule context; the rule has GPUBUILD_ATTRS and, with `toolchains`, declares the CUDA
+        toolchain type and (optionally) the LLVM one.
       toolchains: whether the rule resolves the CUDA and LLVM toolchains.
 
     Returns:
       A struct: `actions`, `label` (the target as messages name it), `gpubuild` (FilesToRunProvider),
       `cuda` (CudaToolkitInfo or None), `llvm` (LlvmToolchainInfo, or None when no LLVM toolchain
-      resolved).
+      resolved), `worker` (whether gpubuild runs as a persistent worker: --@rules_gpu//gpu:worker).
     """
     cuda = None
     llvm = None
@@ -39,10 +57,11 @@ def gpu_context(ctx, *, toolchains = True):
         gpubuild = ctx.attr._gpubuild[DefaultInfo].files_to_run,
         cuda = cuda,
         llvm = llvm,
+        worker = ctx.attr._worker[BuildSettingInfo].value,
     )
 
 def gpubuild_args(gctx, target = None):
-    """A new command line for one gpubuild verb: a parameter file when it is long, then `--target`.
+    """A new command line for one gpubuild verb: a parameter file when it is long (always, for a worker), then `--target`.
 
     Args:
       gctx: the gpu_context.
@@ -52,7 +71,11 @@ def gpubuild_args(gctx, target = None):
       An Args object.
     """
     args = gctx.actions.args()
-    args.use_param_file("--params=%s", use_always = False)
+    if gctx.worker:
+        # A worker's requests are their parameter files (Bazel finds them by --flagfile=).
+        args.use_param_file("--flagfile=%s", use_always = True)
+    else:
+        args.use_param_file("--params=%s", use_always = False)
     args.set_param_file_format("multiline")
     args.add("--target", target or gctx.label)
     return args
@@ -110,4 +133,5 @@ def run_gpubuild(gctx, verb, args, *, inputs, outputs, mnemonic, progress_messag
         progress_message = progress_message,
         toolchain = toolchain,
         env = env,
+        execution_requirements = _WORKER_REQUIREMENTS if gctx.worker else None,
     )

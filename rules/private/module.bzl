@@ -8,12 +8,13 @@ format means the same actions in both: one `GpuCompile` per (source, chip) and p
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//rules/private:cc.bzl", "cuda_compilation", "has_cuda_attrs")
 load("//rules/private:chip_table.bzl", "CHIPS", "UNKNOWN_CHIP", "UNSUPPORTED")
+load("//rules/private:context.bzl", "GPUBUILD_ATTRS")
 load("//rules/private/actions:check.bzl", "emit_check")
 load("//rules/private/actions:compile.bzl", "emit_compile")
 load("//rules/private/actions:link.bzl", "emit_link")
 
 # The attributes of every rule that builds a module (gpu_module, cuda_library), documented once.
-MODULE_ATTRS = {
+MODULE_ATTRS = dict({
     "chips": attr.string_list(
         doc = """The chips to build for, e.g. `["sm_80", "sm_90"]`. Default: `--@rules_gpu//gpu:chips`. A chip
 the chip table does not know, or that the CUDA toolchain's version cannot compile, fails the analysis
@@ -52,13 +53,8 @@ one more. Needs clang as the compiler."""),
     ),
     "_default_chips": attr.label(default = Label("//gpu:chips")),
     "_driver": attr.label(default = Label("//gpu:driver")),
-    "_gpubuild": attr.label(
-        default = Label("//tools/cmd/gpubuild"),
-        executable = True,
-        cfg = "exec",
-    ),
     "_runners": attr.label(default = Label("//gpu:runners")),
-}
+}, **GPUBUILD_ATTRS)
 
 EXTENSIONS = {"bin": "cubin", "isa": "ptx", "offload": "bc"}
 

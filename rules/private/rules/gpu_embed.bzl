@@ -2,7 +2,7 @@
 
 load("@io_bazel_rules_go//go:def.bzl", "go_library")
 load("@rules_cc//cc:cc_library.bzl", "cc_library")
-load("//rules/private:context.bzl", "gpu_context")
+load("//rules/private:context.bzl", "GPUBUILD_ATTRS", "gpu_context")
 load("//rules/private:labels.bzl", "display_label")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 load("//rules/private/actions:embed.bzl", "emit_embed")
@@ -47,14 +47,9 @@ def _gpu_cc_embed_impl(ctx):
         OutputGroupInfo(hdrs = depset([h])),
     ]
 
-_COMMON_ATTRS = {
+_COMMON_ATTRS = dict({
     "module": attr.label(mandatory = True, providers = [GpuModuleInfo], doc = "The gpu_module whose artifact to embed."),
-    "_gpubuild": attr.label(
-        default = Label("//tools/cmd/gpubuild"),
-        executable = True,
-        cfg = "exec",
-    ),
-}
+}, **GPUBUILD_ATTRS)
 
 _gpu_go_embed = rule(
     implementation = _gpu_go_embed_impl,

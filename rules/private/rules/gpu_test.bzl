@@ -3,7 +3,7 @@
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@rules_cc//cc:cc_test.bzl", "cc_test")
 load("//rules/private:chip_table.bzl", "FAMILY")
-load("//rules/private:context.bzl", "gpu_context", "gpubuild_args", "run_gpubuild")
+load("//rules/private:context.bzl", "GPUBUILD_ATTRS", "gpu_context", "gpubuild_args", "run_gpubuild")
 
 # The tag of tests that need a GPU: `--test_tag_filters=-gpu` builds them and runs the others.
 GPU_TAG = "gpu"
@@ -55,11 +55,10 @@ def _runner_abi_test_impl(ctx):
 runner_abi_test = rule(
     implementation = _runner_abi_test_impl,
     doc = "Fails the build when `program` needs a newer glibc or libstdc++ than `--@rules_gpu//gpu:runners_have` says the runners have; as a test, prints what it needs.",
-    attrs = {
+    attrs = dict({
         "program": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The test program."),
-        "_gpubuild": attr.label(default = Label("//tools/cmd/gpubuild"), executable = True, cfg = "exec"),
         "_runners_have": attr.label(default = Label("//gpu:runners_have")),
-    },
+    }, **GPUBUILD_ATTRS),
     test = True,
 )
 
