@@ -17,14 +17,7 @@ import (
 // another in one process: a failing request fails alone, with its messages in its response.
 func TestWorker(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	ptx, bad := write("k.ptx", testPTX), write("bad.ptx", "not PTX")
+	ptx, bad := writeSource(t, "k.ptx", testPTX), writeSource(t, "bad.ptx", "not PTX")
 	want := filepath.Join(dir, "want.fatbin")
 	if code, _, errs := gpubuild(t, "link", "--target", "//:k", "-o", want, ptx); code != 0 {
 		t.Fatalf("link: %s", errs)
@@ -33,7 +26,7 @@ func TestWorker(t *testing.T) {
 	n := 0
 	request := func(lines ...string) string {
 		n++
-		f := write(fmt.Sprintf("%d.params", n), strings.Join(lines, "\n")+"\n")
+		f := writeSource(t, fmt.Sprintf("%d.params", n), strings.Join(lines, "\n")+"\n")
 		b, _ := json.Marshal(workRequest{Arguments: []string{params.WorkerFlag + f}})
 		return string(b) + "\n"
 	}
