@@ -339,10 +339,11 @@ scenario_mlir() {
 # action that fails in a worker fails the build with the message it prints as a process.
 scenario_worker() {
   workspace mlir
-  # The gpubuild actions skip the disk cache, so that both builds run all of them; the rest (the
+  # The gpubuild actions are never cached (no-cache: neither read from nor written to the disk
+  # cache, whatever earlier runs left there), so that both builds run all of them; the rest (the
   # helper's own build) comes from it. gpu is the regular expression of their mnemonics.
   local gpu='Gpu.*|MlirHost.*'
-  local off=(--modify_execution_info="Gpu.*=+no-remote-cache,MlirHost.*=+no-remote-cache" --execution_log_json_file="$ws/exec.json")
+  local off=(--modify_execution_info="Gpu.*=+no-cache,MlirHost.*=+no-cache" --execution_log_json_file="$ws/exec.json")
   local on=(--@rules_gpu//gpu:worker --worker_sandboxing)
   out=$(nbazel build //:add_test "${off[@]}" 2>&1) || { bad worker/processes "the build fails: $(tail -20 <<<"$out")"; return; }
   execlog outputs "$ws/exec.json" "(?!$gpu).*" >"$ws/processes.txt"
