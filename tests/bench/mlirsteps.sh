@@ -7,6 +7,11 @@
 #     MLIR's pipeline in one mlir-opt process, against the processes of rules_gpu's actions run one
 #     after another outside Bazel with the same command lines (GpuLower, the PTX, each chip's
 #     cubin, the link), each action's gpubuild and the tools it starts;
+#   - the same kernel in another shape of actions: one mlir-opt lowers it and writes every chip's
+#     PTX (nvvm-attach-target per chip, gpu-module-to-binary{format=isa}: MLIR's own per-chip
+#     serialization, stopped before ptxas), then a cubin action per chip from its PTX and the link;
+#     the script fails unless that PTX is the per-chip clang -cc1's but for comments and blank lines,
+#     and ptxas makes the same cubins of it;
 #   - Bazel's own part of the same actions: the 20-kernel build of bench.sh's workspace with
 #     --profile, its sandbox set-up per action (sandbox.createFileSystem and
 #     sandbox.filterInputsAndDirsToCreate).
@@ -42,7 +47,7 @@ done
 T=(--toolkit 12.4 -O 3 --ptxas ptxas --clang clang-21 --llc llc-21 --llvm-link llvm-link-21 --mlir-opt mlir-opt-21
   --mlir-translate mlir-translate-21 --opt opt-21 --libdevice /usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc)
 pipe="builtin.module($(for c in "${chips[@]}"; do printf 'nvvm-attach-target{chip=%s O=3},' "$c"; done)gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),reconcile-unrealized-casts,gpu-module-to-binary{format=fatbin})"
-own=() lower=() ptx=() bin75=() chipbin=() link=() ours=()
+own=() lower=() ptx=() bin75=() chipbin=() link=() ours=() isalow=() isabin=() isa_sum=()
 for i in $(seq 0 $((kernels - 1))); do
   k=$ws/$(printf 'k%03d' "$i").mlir b=$out/$(basename "$k" .mlir)
   own+=("$(cpu mlir-opt-21 "$k" --pass-pipeline="$pipe" -o "$b.own.mlir")") || exit 1
@@ -53,9 +58,37 @@ for i in $(seq 0 $((kernels - 1))); do
   for c in sm_80 sm_86 sm_90; do
     v=$(cpu "$g" compile --target //:k --chip "$c" --format bin "${T[@]}" -o "$b.$c.cubin" "$b.ll") || exit 1
     chipbin+=("$v"); s=$((s + v))
+    "$g" compile --target //:k --chip "$c" --format isa "${T[@]}" -o "$b.$c.clang.ptx" "$b.ll" || exit 1
   done
+  cp "$b.sm_75.ptx" "$b.sm_75.clang.ptx"
   link+=("$(cpu "$g" link --target //:k --compress lz4 -o "$b.fatbin" "$b".sm_*.cubin "$b.sm_75.ptx")") || exit 1
   ours+=("$((${lower[-1]} + ${ptx[-1]} + ${bin75[-1]} + s + ${link[-1]}))")
+  # The other shape, with the PTX ISA gpubuild picked for each chip (the clang PTX's .version);
+  # gpubuild's own start stands in for its reading the PTX out of the gpu.binary.
+  isa="builtin.module($(for c in "${chips[@]}"; do printf 'nvvm-attach-target{chip=%s O=3 features=+ptx%s},' "$c" "$(sed -n 's/^\.version \([0-9]*\)\.\([0-9]*\)$/\1\2/p' "$b.$c.clang.ptx")"; done)gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),reconcile-unrealized-casts,gpu-module-to-binary{format=isa})"
+  isalow+=("$(($(cpu mlir-opt-21 "$k" --pass-pipeline="$isa" -o "$b.isa.mlir") + $(cpu "$g" --help)))") || exit 1
+  python3 - "$b" "${chips[@]}" <<'PY' || exit 1
+import re, sys
+b, chips = sys.argv[1], sys.argv[2:]
+text = open(b + ".isa.mlir").read()
+got = {}
+for m in re.finditer(r'chip = "(sm_[0-9a-z]+)".*?assembly = "((?:[^"\\]|\\.)*)"', text):
+    got[m.group(1)] = re.sub(r'\\([0-9A-Fa-f]{2}|.)', lambda e: chr(int(e.group(1), 16)) if len(e.group(1)) == 2 else e.group(1), m.group(2))
+def code(t):  # PTX less comments and blank lines
+    return [l for l in (re.sub(r"\s*//.*", "", l) for l in t.splitlines()) if l.strip()]
+for c in chips:
+    open(f"{b}.{c}.isa.ptx", "w").write(got[c])
+    clang = f"{b}.{c}.clang.ptx"
+    if code(got[c]) != code(open(clang).read()):
+        sys.exit(f"{b}: {c}: MLIR's PTX is not clang's")
+PY
+  s=0
+  for c in "${chips[@]}"; do
+    v=$(cpu "$g" compile --target //:k --chip "$c" --format bin "${T[@]}" -o "$b.$c.isa.cubin" "$b.$c.isa.ptx") || exit 1
+    isabin+=("$v"); s=$((s + v))
+    cmp -s "$b.$c.isa.cubin" "$b.$c.cubin" || { echo "mlirsteps.sh: $b: $c: the cubin from MLIR's PTX differs from the actions'" >&2; exit 1; }
+  done
+  isa_sum+=("$((${isalow[-1]} + s + ${link[-1]}))")
 done
 
 # Bazel's own part: the 20 kernels under Bazel, profiled (the helper built first, outside the clock).
@@ -92,6 +125,13 @@ $start_rows
 | rules_gpu: each other chip's cubin (gpubuild, clang -cc1, ptxas), x3 | $(median "${chipbin[@]}") |
 | rules_gpu: GpuLink (gpubuild) | $(median "${link[@]}") |
 | rules_gpu: all 7 actions' processes | $r ($(awk -v a="$r" -v b="$o" 'BEGIN { printf "%.2f", a / b }') x MLIR) |
+
+| the same kernel, the lowering writing every chip's PTX | CPU ms |
+|---|---|
+| one action: gpubuild, one mlir-opt (lowering, nvvm-attach-target per chip, gpu-module-to-binary{format=isa}) | $(median "${isalow[@]}") |
+| each chip's cubin from its PTX (gpubuild, ptxas), x4 | $(median "${isabin[@]}") |
+| the link (as above) | $(median "${link[@]}") |
+| all 6 actions' processes | $(median "${isa_sum[@]}") ($(awk -v a="$(median "${isa_sum[@]}")" -v b="$o" 'BEGIN { printf "%.2f", a / b }') x MLIR) |
 
 Bazel, the same kernels (20) under linux-sandbox: $sandbox.
 EOF
