@@ -39,26 +39,9 @@ func runOpt(opt string, src []byte, args ...string) (string, error) {
 	return stdout.String(), nil
 }
 
-// passOption is t as mlir-opt's --nvvm-attach-target option. Values go in {...}, which MLIR's
-// pass option parser takes verbatim (for the values used here: no unbalanced quotes or braces).
+// passOption is t as mlir-opt's --nvvm-attach-target option: the pipeline's pass, as a flag.
 func passOption(t Target) string {
-	p := []string{fmt.Sprintf("O=%d", t.O), "triple={" + t.Triple + "}", "chip={" + t.Chip + "}", "features={" + t.Features + "}"}
-	if t.Module != "" {
-		p = append(p, "module={"+t.Module+"}")
-	}
-	if t.Fast {
-		p = append(p, "fast")
-	}
-	if t.FTZ {
-		p = append(p, "ftz")
-	}
-	if len(t.Link) > 0 {
-		p = append(p, "l={"+strings.Join(t.Link, ",")+"}")
-	}
-	if t.PtxasOptions != "" {
-		p = append(p, "ptxas-cmd-options={"+t.PtxasOptions+"}")
-	}
-	return "--nvvm-attach-target=" + strings.Join(p, " ")
+	return "--" + strings.Replace(strings.TrimSuffix(t.Pass(), "}"), "{", "=", 1)
 }
 
 func sortedSets() []string {

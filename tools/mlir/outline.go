@@ -12,6 +12,9 @@ type Outline struct {
 	// Launch is whether a gpu.launch or gpu.launch_func op is outside every gpu.module: host code
 	// that runs kernels (a gpu.launch region, or a kernel of the file's gpu.modules).
 	Launch bool
+	// Regions is whether a gpu.launch op (a kernel written in place, which gpu-kernel-outlining
+	// makes a gpu.module of) is outside every gpu.module.
+	Regions bool
 }
 
 // ReadOutline reads the outline of an MLIR source text. Like Modules, it reads the text as MLIR's
@@ -50,7 +53,9 @@ func ReadOutline(src []byte) (*Outline, error) {
 					o.Main = true
 				}
 			}
-		case "gpu.launch", "gpu.launch_func":
+		case "gpu.launch":
+			o.Launch, o.Regions = true, true
+		case "gpu.launch_func":
 			o.Launch = true
 		}
 	}

@@ -99,6 +99,30 @@ func checkChip(chip string) error {
 	return nil
 }
 
+// Pass is t as an nvvm-attach-target pass of an MLIR pass pipeline (mlir-opt's --pass-pipeline),
+// e.g. nvvm-attach-target{O=3 triple={nvptx64-nvidia-cuda} chip={sm_80} features={+ptx70}}. Values go
+// in {...}, which MLIR's pass option parser takes verbatim: a value must not hold an unbalanced
+// brace or quote (Validate does not check that; rules_gpu's own values never do).
+func (t Target) Pass() string {
+	p := []string{fmt.Sprintf("O=%d", t.O), "triple={" + t.Triple + "}", "chip={" + t.Chip + "}", "features={" + t.Features + "}"}
+	if t.Module != "" {
+		p = append(p, "module={"+t.Module+"}")
+	}
+	if t.Fast {
+		p = append(p, "fast")
+	}
+	if t.FTZ {
+		p = append(p, "ftz")
+	}
+	if len(t.Link) > 0 {
+		p = append(p, "l={"+strings.Join(t.Link, ",")+"}")
+	}
+	if t.PtxasOptions != "" {
+		p = append(p, "ptxas-cmd-options={"+t.PtxasOptions+"}")
+	}
+	return "nvvm-attach-target{" + strings.Join(p, " ") + "}"
+}
+
 // Attribute is the #nvvm.target attribute for t exactly as mlir-opt 21 prints it: parameters at
 // their default are left out; the others come in the order O, triple, chip, features, flags, link;
 // flags is a dictionary sorted by name ({fast, ftz, "ptxas-cmd-options" = [...]}) holding the
