@@ -38,7 +38,11 @@ const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|i
   --format llvm writes every module's device code as LLVM IR, NAME.ll, into the directory OUT; then
   each chip's compile --program --chip CHIP takes that directory (or one of PTX) as SRC and writes
   a directory of NAME.cubin (bin), NAME.ptx (isa) or NAME.bc (offload). gpubuild link --program
-  makes each module's fatbin, and gpubuild host the host side.`
+  makes each module's fatbin, and gpubuild host the host side.
+  Several chips' PTX of an MLIR source at once (--format isa --chips sm_75,sm_80 -o DIR): one
+  mlir-opt lowers the source and writes every chip's PTX (MLIR's nvvm-attach-target per chip and
+  gpu-module-to-binary), DIR/CHIP.ptx for each chip: a file, or with --program a directory of
+  NAME.ptx per module; each chip's cubin is then a compile of that PTX.`
 
 // clangOption names the clang option at args[0] ("" when it is none) and says how many arguments it
 // takes. compile takes these as clang spells them, with their value apart ("-I dir") or joined
@@ -66,15 +70,15 @@ func clangOption(args []string) (name string, n int) {
 // compileFlags are compile's flags.
 type compileFlags struct {
 	common
-	chip, format, toolkit, ptx, module, trace string
-	opt                                       int
-	fast, ftz, rdc, noKernelOK, program       bool
-	tools                                     compile.Tools
-	ptxasOpts, nvccOpts, origins              multiFlag
-	compiler                                  string
-	clangOpts                                 []string // clang options, in order; clangFirst names the first
-	clangFirst                                string
-	clangOnly                                 bool // a --clang-opt was given
+	chip, chips, format, toolkit, ptx, module, trace string
+	opt                                              int
+	fast, ftz, rdc, noKernelOK, program              bool
+	tools                                            compile.Tools
+	ptxasOpts, nvccOpts, origins                     multiFlag
+	compiler                                         string
+	clangOpts                                        []string // clang options, in order; clangFirst names the first
+	clangFirst                                       string
+	clangOnly                                        bool // a --clang-opt was given
 }
 
 func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -83,6 +87,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	f.register(c, "the artifact `OUT` to write; - for standard output")
 	c.StringVar(&f.out, "out", "", "the same as -o `OUT`")
 	c.StringVar(&f.chip, "chip", "", "the `CHIP` to compile for, e.g. sm_90")
+	c.StringVar(&f.chips, "chips", "", "MLIR, format isa: lower once and write the PTX of each of these `CHIPS` (comma-separated) in the directory OUT (see above)")
 	c.StringVar(&f.format, "format", "bin", "what to produce (`FORMAT`): bin, isa, offload or llvm (see above)")
 	c.Var(&f.origins, "origin", "the user's `FILE` that SRC was made from, for error messages (with several sources: once for each, in order)")
 	c.StringVar(&f.toolkit, "toolkit", "", "the CUDA toolkit's `VERSION` (e.g. 12.4): check the chip and the PTX against it, and pick the PTX ISA (default: ptxas --version)")
@@ -130,6 +135,8 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return c.usageError("--origin %d times for %d sources: give it once for each source, or not at all", len(f.origins), len(srcs))
 	case f.out == "":
 		return c.usageError("no output: give -o OUT (- for standard output)")
+	case f.chips != "":
+		return f.compileChips(ctx, c, srcs)
 	case f.chip == "" && f.format != string(compile.FormatLLVM):
 		return c.usageError("no chip: give --chip, e.g. --chip sm_90")
 	case f.opt < 0 || f.opt > 3:
@@ -361,4 +368,52 @@ func (f *compileFlags) compileProgram(ctx context.Context, c *command, srcs []st
 		}
 	}
 	return tools.CompileProgram(ctx, job)
+}
+
+// compileChips writes several chips' PTX of an MLIR source or program (--chips) in one mlir-opt.
+func (f *compileFlags) compileChips(ctx context.Context, c *command, srcs []string) error {
+	switch {
+	case len(srcs) != 1:
+		return c.usageError("--chips takes one SRC, an MLIR source")
+	case f.chip != "":
+		return c.usageError("--chip and --chips: give one chip with --chip, or several with --chips")
+	case f.format != string(compile.FormatISA):
+		return c.usageError("--chips writes PTX (--format isa), not %s: each chip's cubin is a compile of its PTX", f.format)
+	case f.out == "-":
+		return c.usageError("--chips writes a directory: give -o DIR")
+	case f.rdc || f.clangFirst != "" || len(f.nvccOpts) > 0 || f.ptx != "":
+		return c.usageError("--chips lowers an MLIR source: --rdc, --ptx and CUDA C++ options do not apply")
+	}
+	if kind, err := compile.KindOf(srcs[0]); err != nil || kind != compile.KindMLIR {
+		return c.usageError("--chips lowers an MLIR source (.mlir); %s is not one", srcs[0])
+	}
+	var chips []chip.Chip
+	for _, s := range strings.Split(f.chips, ",") {
+		ch, err := chip.Parse(s)
+		if err != nil {
+			return f.wrap(err)
+		}
+		chips = append(chips, ch)
+	}
+	job := compile.Job{Target: f.target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Format: compile.FormatISA,
+		O: f.opt, Fast: f.fast, FTZ: f.ftz, NoKernelOK: f.noKernelOK, Module: f.module}
+	tools := f.tools
+	if f.target == "" {
+		tools = discoverTools(tools)
+		if f.toolkit == "" {
+			v, err := toolfind.PtxasVersion(ctx, tools.Ptxas)
+			if err != nil {
+				return fmt.Errorf("cannot choose the PTX ISA: %w; pass the CUDA version (--toolkit 12.4)", err)
+			}
+			f.toolkit = v
+		}
+	}
+	if f.toolkit == "" {
+		return c.usageError("--chips picks each chip's PTX ISA from the toolkit: give --toolkit")
+	}
+	var err error
+	if job.Toolkit, err = chip.ParseToolkit(f.toolkit); err != nil {
+		return f.errorf("toolkit: %w", err)
+	}
+	return tools.LowerToPTX(ctx, job, chips, f.out, f.program)
 }

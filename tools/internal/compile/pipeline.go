@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -194,7 +195,11 @@ type Job struct {
 	Trace func(stage string, d time.Duration)
 
 	missing func(tool, path string) string // Tools.Missing, for the stages
-	tmp     string                         // the job's temporary directory while it runs (workDir)
+	chips   string                         // the chips of a job for several (LowerToPTX), for messages
+	// unset are environment variables the job's tools must not see (LowerToPTX: MLIR's serializer
+	// links libdevice from $CUDA_ROOT or $CUDA_PATH besides the one it is given).
+	unset []string
+	tmp   string // the job's temporary directory while it runs (workDir)
 }
 
 // Compile runs the pipeline for one job: MLIR → LLVM IR → PTX → cubin, entering at the source's kind
@@ -335,6 +340,9 @@ func (t Tools) lower(ctx context.Context, job Job) error {
 	return finish(job, ll)
 }
 
+// noKernel says that a module defines no kernel, and how to mark one.
+const noKernel = "the module defines no kernel, so there is nothing to launch; mark the entry points: `kernel` on a gpu.func (MLIR), __global__ (CUDA C++), .entry (PTX), ptx_kernel calling convention (LLVM IR)"
+
 // finish moves the last stage's output to job.Out, after checking that PTX and cubins define a
 // kernel: a module without one loads, but there is nothing to launch, which is always a mistake
 // (a missing `kernel` attribute on a gpu.func, or __device__ where __global__ was meant).
@@ -349,7 +357,7 @@ func finish(job Job, path string) error {
 			return job.fail(nil, "", err)
 		}
 		if len(kernels) == 0 && !job.NoKernelOK {
-			return job.fail(nil, "", errors.New("the module defines no kernel, so there is nothing to launch; mark the entry points: `kernel` on a gpu.func (MLIR), __global__ (CUDA C++), .entry (PTX), ptx_kernel calling convention (LLVM IR)"))
+			return job.fail(nil, "", errors.New(noKernel))
 		}
 	}
 	data, err := os.ReadFile(path)
@@ -502,8 +510,11 @@ func (job Job) sources() string {
 func (job Job) fail(cmd []string, stderr string, err error) error {
 	src := job.sources()
 	chip := job.Chip.String()
-	if job.Format == FormatLLVM {
+	switch {
+	case job.Format == FormatLLVM:
 		chip = "every chip"
+	case job.chips != "":
+		chip = job.chips
 	}
 	return &Error{Target: job.Target, Src: src, Chip: chip, Command: cmd, Stderr: stderr, Err: err}
 }
@@ -511,7 +522,7 @@ func (job Job) fail(cmd []string, stderr string, err error) error {
 // toolOf names the tool that runs a stage of the pipeline, for messages.
 func toolOf(stage string) string {
 	switch stage {
-	case "lower to NVVM":
+	case "lower to NVVM", "lower to PTX":
 		return "mlir-opt"
 	case "translate to LLVM IR":
 		return "mlir-translate"
@@ -544,6 +555,15 @@ func (job Job) run(ctx context.Context, stage string, cmd ...string) (string, er
 	}
 	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
 	c.Env = ToolEnv(job.tmp)
+	if len(job.unset) > 0 {
+		if c.Env == nil {
+			c.Env = os.Environ()
+		}
+		c.Env = slices.DeleteFunc(slices.Clone(c.Env), func(kv string) bool {
+			name, _, _ := strings.Cut(kv, "=")
+			return slices.Contains(job.unset, name)
+		})
+	}
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out
 	start := time.Now()

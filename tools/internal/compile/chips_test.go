@@ -1,0 +1,194 @@
+package compile
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/chip"
+)
+
+// ptxCode is PTX less its comments and blank lines: LLVM's back end in clang prints comments that
+// MLIR's serializer leaves out; the code is the same.
+func ptxCode(ptx []byte) string {
+	var lines []string
+	for _, l := range strings.Split(string(ptx), "\n") {
+		l = regexp.MustCompile(`\s*//.*`).ReplaceAllString(l, "")
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// twoModules is a kernel source with two top-level gpu.modules, for --module.
+const twoModules = `gpu.module @a {
+  gpu.func @fa(%x: memref<4xf32>) kernel { %c0 = arith.constant 0 : index
+    %v = memref.load %x[%c0] : memref<4xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %x[%c0] : memref<4xf32>
+    gpu.return }
+}
+gpu.module @b {
+  gpu.func @fb(%x: memref<4xf32>) kernel { %c0 = arith.constant 0 : index
+    %v = memref.load %x[%c0] : memref<4xf32>
+    %w = math.sqrt %v : f32
+    memref.store %w, %x[%c0] : memref<4xf32>
+    gpu.return }
+}
+`
+
+// Every chip's PTX from one mlir-opt is the code that each chip's own compile makes (clang's back
+// end, one process per chip), for a source as it is (saxpy, reduce), one whose gpu.launch is
+// outlined (launch) and a module picked out of two (the lowering first), at every level.
+func TestLowerToPTX(t *testing.T) {
+	tools := findTools(t)
+	// MLIR's serializer links libdevice from $CUDA_ROOT too: one that is not bitcode would fail it.
+	// The toolkit's (Tools.Libdevice) must be the one linked, whatever the environment says.
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "nvvm", "libdevice"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "nvvm", "libdevice", "libdevice.10.bc"), []byte("not bitcode"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CUDA_ROOT", root)
+	tk := chip.Toolkit{Major: 12, Minor: 4}
+	two := filepath.Join(t.TempDir(), "two.mlir")
+	if err := os.WriteFile(two, []byte(twoModules), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chips := []chip.Chip{mustChip(t, "sm_75"), mustChip(t, "sm_80"), mustChip(t, "sm_90")}
+	for _, tc := range []struct {
+		src, module string
+		o           int
+	}{
+		{"testdata/saxpy.mlir", "", 3},
+		{"testdata/reduce.mlir", "", 2},
+		{"testdata/launch.mlir", "", 1},
+		{two, "^b$", 3},
+		{two, "a", 0},
+	} {
+		t.Run(fmt.Sprintf("%s/%s/O%d", filepath.Base(tc.src), tc.module, tc.o), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "ptx")
+			job := Job{Target: "//t:k", Src: tc.src, Module: tc.module, Toolkit: tk, O: tc.o}
+			if err := tools.LowerToPTX(context.Background(), job, chips, dir, false); err != nil {
+				t.Fatal(err)
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != len(chips) {
+				t.Errorf("%s holds %d entries, want one per chip (%d)", dir, len(entries), len(chips))
+			}
+			for _, c := range chips {
+				got, err := os.ReadFile(filepath.Join(dir, c.String()+".ptx"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				one := job
+				one.Chip, one.Format, one.Out = c, FormatISA, filepath.Join(t.TempDir(), "k.ptx")
+				if err := tools.Compile(context.Background(), one); err != nil {
+					t.Fatal(err)
+				}
+				want, _ := os.ReadFile(one.Out)
+				if ptxCode(got) != ptxCode(want) {
+					t.Errorf("%s: the PTX differs from the chip's own compile:\n%s\n---\n%s", c, got, want)
+				}
+			}
+		})
+	}
+}
+
+// A program's modules (outlined ones included) each get a file per chip, the code of
+// LowerProgram's LLVM IR compiled for the chip.
+func TestLowerToPTXProgram(t *testing.T) {
+	tools := findTools(t)
+	tk := chip.Toolkit{Major: 12, Minor: 4}
+	chips := []chip.Chip{mustChip(t, "sm_80"), mustChip(t, "sm_90")}
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "modules")
+	job := Job{Target: "//t:prog", Src: "testdata/program.mlir", Toolkit: tk, O: 3}
+	if err := tools.LowerToPTX(context.Background(), job, chips, dir, true); err != nil {
+		t.Fatal(err)
+	}
+	ll := job
+	ll.Out = filepath.Join(tmp, "ll")
+	names, err := tools.LowerProgram(context.Background(), ll)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range chips {
+		want := job
+		want.Src, want.Chip, want.Format, want.Out = ll.Out, c, FormatISA, filepath.Join(tmp, "want."+c.String())
+		if err := tools.CompileProgram(context.Background(), want); err != nil {
+			t.Fatal(err)
+		}
+		entries, _ := os.ReadDir(filepath.Join(dir, c.String()+".ptx"))
+		if len(entries) != len(names) {
+			t.Errorf("%s: %d files, want one per module (%v)", c, len(entries), names)
+		}
+		for _, n := range names {
+			got, err := os.ReadFile(filepath.Join(dir, c.String()+".ptx", n+".ptx"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, _ := os.ReadFile(filepath.Join(want.Out, n+".ptx"))
+			if ptxCode(got) != ptxCode(w) {
+				t.Errorf("%s @%s: the PTX differs from the module's own compile", c, n)
+			}
+		}
+	}
+}
+
+// Bad input fails with one message that names the target, the file and the chips, and leaves no
+// chip's file behind.
+func TestLowerToPTXErrors(t *testing.T) {
+	tools := findTools(t)
+	tk := chip.Toolkit{Major: 12, Minor: 4}
+	tmp := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	noKernel := write("nokernel.mlir", "gpu.module @k {\n  gpu.func @f() { gpu.return }\n}\n")
+	bad := write("bad.mlir", "gpu.module @k {\n  gpu.func @f() kernel { %x = arith.addf }\n}\n")
+	two := write("two.mlir", twoModules)
+	sm80, sm90 := mustChip(t, "sm_80"), mustChip(t, "sm_90")
+	for _, tc := range []struct {
+		name    string
+		tools   Tools
+		src     string
+		module  string
+		chips   []chip.Chip
+		program bool
+		want    string
+	}{
+		{"no kernel", tools, noKernel, "", []chip.Chip{sm80, sm90}, false, "//t:k: compiling " + noKernel + " for sm_80: the module defines no kernel"},
+		{"mlir-opt fails", tools, bad, "", []chip.Chip{sm80, sm90}, false, "//t:k: compiling " + bad + " for sm_80, sm_90: lower to PTX: mlir-opt"},
+		{"no module matches", tools, two, "^c$", []chip.Chip{sm80}, false, `no gpu.module matches --module "^c$" (the source has @a, @b)`},
+		{"two modules match", tools, two, "", []chip.Chip{sm80}, false, `2 gpu.modules match --module ""`},
+		{"a chip twice", tools, "testdata/saxpy.mlir", "", []chip.Chip{sm80, sm80}, false, "sm_80 is listed twice"},
+		{"a virtual chip", tools, "testdata/saxpy.mlir", "", []chip.Chip{mustChip(t, "compute_80")}, false, "compute_80 is a virtual (PTX) target"},
+		{"a module of a program", tools, "testdata/program.mlir", "zeta", []chip.Chip{sm80}, true, "--module selects a module of a kernel source, not of a program"},
+		{"ftz", tools, "testdata/saxpy.mlir", "", []chip.Chip{sm80}, false, "fast math and ftz reach the code through opt and llc"},
+		{"no mlir-opt", Tools{}, "testdata/saxpy.mlir", "", []chip.Chip{sm80}, false, "no mlir-opt configured"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "ptx")
+			job := Job{Target: "//t:k", Src: tc.src, Module: tc.module, Toolkit: tk, O: 3, FTZ: tc.name == "ftz"}
+			err := tc.tools.LowerToPTX(context.Background(), job, tc.chips, dir, tc.program)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tc.want)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+				t.Errorf("%s holds %d entries after the failure, want none", dir, len(entries))
+			}
+		})
+	}
+}
