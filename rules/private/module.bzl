@@ -208,6 +208,15 @@ def source_stem(src):
         path = path[len(src.owner.package) + 1:]
     return path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
 
+def _lowered_to_ptx(format, opts):
+    """Whether an MLIR source's lowering writes every chip's PTX (MLIR's own serializer).
+
+    Not for LLVM bitcode (`offload`), and not with fast math or ftz, which only opt and llc apply
+    to the code (MLIR's nvvm target hands them to libdevice alone): those lower to LLVM IR once and
+    compile it per chip.
+    """
+    return format != "offload" and not opts.fast_math and not opts.ftz
+
 def emit_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = "lz4", rdc = False):
     """Declares the actions that build one module from `srcs` for `chips`.
 
@@ -255,11 +264,23 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
                     by_chip[chip].append(bc)
                 else:
                     by_chip[chip].append(s)
+    elif src.extension == "mlir" and _lowered_to_ptx(format, opts):
+        # An MLIR source: one GpuLower action lowers it and writes the PTX of every chip that
+        # needs one (MLIR's nvvm-attach-target per chip, gpu-module-to-binary), each its own file,
+        # so that a chip's cubin action (ptxas) depends on its chip's PTX alone: adding a chip
+        # re-runs the lowering, whose other files come out the same, and no other chip's ptxas.
+        lower = all_chips if format != "jit" else ptx_chips
+        ptx_out = {}
+        for chip in lower:
+            ptx_out[chip] = gctx.actions.declare_file("%s_ptx/%s.ptx" % (name, chip))
+        emit_compile(gctx, srcs = [src], chip = lower, format = "isa", out = [ptx_out[c] for c in lower], opts = opts)
+        for chip in all_chips:
+            by_chip[chip] = [ptx_out[chip]] if chip in ptx_out else []
     else:
-        # An MLIR source's device code is the same LLVM IR for every chip: one GpuLower action per
-        # module writes it, and every chip's compile starts from it.
+        # An MLIR source to LLVM bitcode: its device code is the same LLVM IR for every chip, one
+        # GpuLower action per module writes it, and every chip's compile starts from it.
         start = src
-        if src.extension == "mlir" and format != "jit":
+        if src.extension == "mlir":
             start = gctx.actions.declare_file(name + ".ll")
             emit_compile(gctx, srcs = [src], chip = None, format = "llvm", out = start, opts = opts)
         for chip in all_chips:
@@ -281,12 +302,13 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
 
     files_by_chip = {}
     ptx_by_chip = {}
+    lowered = src.extension == "mlir" and not rdc and _lowered_to_ptx(format, opts)
     if format in ["fatbin", "jit"]:
         if is_ptx:
             ptx_by_chip[ptx_chips[0]] = src
         else:
             for chip in ptx_chips:
-                ptx_by_chip[chip] = compile(chip, "isa")
+                ptx_by_chip[chip] = by_chip[chip][0] if lowered else compile(chip, "isa")
     ptx_files = ptx_by_chip.values()
     ptx = ptx_files[0] if ptx_files else None
     if format in ["bin", "fatbin"]:
@@ -296,7 +318,7 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
             files_by_chip[chip] = compile(chip, "bin", [ptx_by_chip[chip]]) if chip in ptx_by_chip and not is_ptx else compile(chip, "bin")
     elif format in ["isa", "offload"]:
         for chip in chips:
-            files_by_chip[chip] = compile(chip, format)
+            files_by_chip[chip] = by_chip[chip][0] if lowered else compile(chip, format)
     fatbin = None
     if format == "fatbin":
         fatbin = gctx.actions.declare_file(name + ".fatbin")
@@ -314,10 +336,12 @@ def emit_program(gctx, *, name, src, chips, format, opts, compress = "lz4"):
     """Declares the actions that build every module of an MLIR program for `chips`.
 
     A program's modules are known only once its gpu.launch regions are outlined, so each step
-    writes a directory with one file per module: one GpuLower action lowers them all to LLVM IR,
-    one GpuCompile action per chip compiles them all (as emit_module: the lowest chip's cubins from
-    the fatbin's PTX), and one GpuLink action makes each module's fatbin. Adding a chip adds one
-    compile action; editing the program re-runs them all, as it is one source.
+    writes a directory with one file per module: one GpuLower action lowers them all and writes
+    each chip's PTX (a directory per chip; with fast math or ftz, their LLVM IR, which a GpuCompile
+    per chip compiles), one GpuCompile action per chip makes their cubins from it (ptxas), and one
+    GpuLink action makes each module's fatbin. Adding a chip re-runs the
+    lowering (the other chips' PTX comes out the same, so their cubins are not remade) and adds
+    one compile action; editing the program re-runs them all, as it is one source.
 
     Args:
       gctx: the gpu_context.
@@ -334,20 +358,32 @@ def emit_program(gctx, *, name, src, chips, format, opts, compress = "lz4"):
       A struct: `modules` (the directory of fatbins, NAME.fatbin), `dirs_by_chip` (dict chip ->
       the directory of that chip's cubins), `ptx` (the directory of PTX, or None) and `lowest`.
     """
-    ll = gctx.actions.declare_directory(name + "_modules/llvm")
-    emit_compile(gctx, srcs = [src], chip = None, format = "llvm", out = ll, opts = opts, program = True)
+    lowest = lowest_chip(chips)
 
     def compile(chip, fmt, start):
         out = gctx.actions.declare_directory("%s_modules/%s.%s" % (name, chip, EXTENSIONS[fmt]))
         emit_compile(gctx, srcs = [start], chip = chip, format = fmt, out = out, opts = opts, origin = src, program = True)
         return out
 
-    lowest = lowest_chip(chips)
-    ptx = compile(lowest, "isa", ll) if format in ["fatbin", "jit"] else None
+    # What each chip's cubins start from: its directory of PTX (the lowering writes every chip's),
+    # or with fast math or ftz the modules' LLVM IR (_lowered_to_ptx).
+    start = {}
+    if _lowered_to_ptx(format, opts):
+        lower = chips if format in ["bin", "fatbin"] else [lowest]
+        for chip in lower:
+            start[chip] = gctx.actions.declare_directory("%s_modules/%s.ptx" % (name, chip))
+        emit_compile(gctx, srcs = [src], chip = lower, format = "isa", out = [start[c] for c in lower], opts = opts, program = True)
+        ptx = start[lowest] if format in ["fatbin", "jit"] else None
+    else:
+        ll = gctx.actions.declare_directory(name + "_modules/llvm")
+        emit_compile(gctx, srcs = [src], chip = None, format = "llvm", out = ll, opts = opts, program = True)
+        ptx = compile(lowest, "isa", ll) if format in ["fatbin", "jit"] else None
+        for chip in chips:
+            start[chip] = ptx if chip == lowest and ptx else ll
     dirs_by_chip = {}
     if format in ["bin", "fatbin"]:
         for chip in chips:
-            dirs_by_chip[chip] = compile(chip, "bin", ptx if chip == lowest and ptx else ll)
+            dirs_by_chip[chip] = compile(chip, "bin", start[chip])
     modules = gctx.actions.declare_directory(name + "_modules/fatbin")
     emit_link(gctx, images = [dirs_by_chip[c] for c in dirs_by_chip] + ([ptx] if ptx else []), out = modules, compress = compress, program = True)
     return struct(modules = modules, dirs_by_chip = dirs_by_chip, ptx = ptx, lowest = lowest)

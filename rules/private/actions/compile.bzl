@@ -9,10 +9,13 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
       gctx: the gpu_context (its `cuda` toolkit; its `llvm` tools unless the source is PTX).
       srcs: the source Files: one .mlir, .ll, .bc, .ptx or .cu file, or several LLVM IR modules that
         the action links into one first (the device link of relocatable device code).
-      chip: the chip, e.g. "sm_90"; None for format "llvm".
+      chip: the chip, e.g. "sm_90"; None for format "llvm"; for an MLIR source to format "isa", a
+        list of chips: one GpuLower action lowers the source and writes each chip's PTX (`gpubuild
+        compile --chips`), `out` then being the list of their Files (directories with `program`),
+        in the chips' order, all in one directory and named CHIP.ptx.
       format: "offload" (LLVM bitcode), "isa" (PTX), "bin" (cubin), or "llvm" (an MLIR source's
         LLVM IR, the same for every chip: one GpuLower action per module).
-      out: the output File.
+      out: the output File (a list of them for several chips).
       opts: a struct with opt_level, fast_math, ftz, ptxas_opts, module, no_kernel_ok (accept a
         module without kernels: cuda_library's host code may only launch others'), and for CUDA C++ sources
         compiler ("clang" or "nvcc") and cuda: the project the source is compiled in (cc.bzl's
@@ -31,7 +34,11 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
     args = gpubuild_args(gctx)
     if origin:
         args.add("--origin", origin.short_path)
-    if chip:
+    lower = format == "llvm" or type(chip) == "list"
+    outs = out if type(out) == "list" else [out]
+    if type(chip) == "list":
+        args.add("--chips", ",".join(chip))
+    elif chip:
         args.add("--chip", chip)
     args.add("--format", format)
     args.add("--toolkit", cuda.version)
@@ -48,7 +55,8 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         args.add("--no-kernel-ok")
     if opts.module and src.extension == "mlir":
         args.add("--module", opts.module)
-    args.add_all(opts.ptxas_opts, before_each = "--ptxas-opt")
+    if not lower:
+        args.add_all(opts.ptxas_opts, before_each = "--ptxas-opt")
     tools = add_tools(args, cuda, ["ptxas", "nvcc"] if nvcc else ["ptxas"])
     if nvcc:
         args.add("--compiler", "nvcc")
@@ -69,18 +77,17 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         args.add_all(project.system_includes, before_each = "-isystem")
         args.add_all(project.copts, format_each = ("--nvcc-opt=%s" if nvcc else "--clang-opt=%s"))
         headers.append(project.headers)
-    args.add("-o", out.path)
+    args.add("-o", outs[0].dirname if type(chip) == "list" else out.path)
     args.add_all(srcs, expand_directories = False)
-    lower = format == "llvm"
     run_gpubuild(
         gctx,
         "compile",
         args,
         inputs = depset(inputs, transitive = ([cuda.cuda_files] if src.extension == "cu" else []) + headers),
-        outputs = [out],
+        outputs = outs,
         tools = tools,
         # Lowering runs LLVM's tools alone; a compile ends with the toolkit's ptxas (or its PTX).
         toolchain = LLVM_TOOLCHAIN if lower else CUDA_TOOLCHAIN,
         mnemonic = "GpuLower" if lower else "GpuCompile",
-        progress_message = ("Lowering %%{label} to LLVM IR (%s)" % src.short_path) if lower else ("Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path if len(srcs) == 1 else "device link of %d sources" % len(srcs))),
+        progress_message = ("Lowering %%{label} to %s (%s)" % ("PTX for " + ", ".join(chip) if type(chip) == "list" else "LLVM IR", src.short_path)) if lower else ("Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path if len(srcs) == 1 else "device link of %d sources" % len(srcs))),
     )

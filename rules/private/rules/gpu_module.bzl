@@ -48,7 +48,12 @@ Sources are MLIR (a `gpu.module`), LLVM IR (`.ll`, `.bc`), CUDA C++ (`.cu`, devi
 CUDA C++ source sees a project as a `cc_library` would: its `hdrs`, `includes`, `defines`, `copts` and
 the headers, include paths and defines of its `deps` (any target with `CcInfo`). Each
 chip's artifact is built by its own action, so adding a chip to a target runs one more compile action
-(and, for fatbins, the link again) and leaves the others cached.
+(and, for fatbins, the link again) and leaves the others cached. An MLIR source is lowered once,
+by one action that writes every chip's PTX as MLIR's own pipeline does (`nvvm-attach-target` per
+chip, `gpu-module-to-binary`); each chip's cubin is then ptxas over its own chip's PTX, so adding a
+chip re-runs that lowering, whose other chips' PTX comes out the same, and no other chip's ptxas.
+With `fast_math` or `ftz`, which only LLVM's opt and llc apply to the code, it is lowered to LLVM IR
+once and compiled per chip instead.
 
 Formats, as MLIR's `gpu-module-to-binary` names them: `offload` (LLVM bitcode per chip), `isa` (PTX
 per chip), `bin` (a cubin per chip), `fatbin` (every chip's cubin plus PTX for the lowest chip, or for the

@@ -118,7 +118,8 @@ _TOOLCHAINS = [
 ] + use_cc_toolchain()
 
 _PROGRAM_DOC = """The device modules are built as `gpu_module`'s are, for every module the program holds: one
-action lowers them all to LLVM IR, one compile action per chip, one link making each module's fatbin,
+action lowers them all and writes each chip's PTX, one compile action per chip (ptxas over its chip's
+PTX), one link making each module's fatbin,
 and the runs-on check over each module (every one must load on every runner). The host side is lowered
 by MLIR with each `gpu.module` replaced by a `gpu.binary` holding its fatbin, compiled by llc, and
 linked with rules_gpu's runtime (package mlirrt: MLIR's CUDA runtime wrappers over the CUDA driver,

@@ -70,6 +70,12 @@ def _actions_test_impl(ctx):
             for want in wants:
                 asserts.true(env, want in argv, "a GpuCompile command line lacks %r: %s" % (want, argv))
 
+    for a in actions:
+        if a.mnemonic == "GpuLower":
+            argv = " ".join(a.argv)
+            for want in ctx.attr.lower_argv:
+                asserts.true(env, want in argv, "a GpuLower command line lacks %r: %s" % (want, argv))
+
     target = analysistest.target_under_test(env)
     validation = _basenames(target[OutputGroupInfo]._validation) if hasattr(target[OutputGroupInfo], "_validation") else []
     asserts.equals(env, sorted(ctx.attr.validation), validation, "the _validation output group")
@@ -82,6 +88,7 @@ actions_test = analysistest.make(
     attrs = {
         "compile_argv": attr.string_list(doc = "Text every GpuCompile command line must contain."),
         "inputs": attr.string_dict(doc = "Output basename -> an input basename its action must read."),
+        "lower_argv": attr.string_list(doc = "Text every GpuLower command line must contain."),
         "mnemonics": attr.string_dict(doc = "Mnemonic -> how many of the target's actions have it (every Gpu* mnemonic)."),
         "not_inputs": attr.string_dict(doc = "Output basename -> an input basename its action must not read."),
         "source_argv": attr.string_list(doc = "Text the command line of every GpuCompile of the user's source (not of PTX made from it) must contain."),
