@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
-	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
@@ -243,18 +242,7 @@ func (job Job) checkKernels(path string, ptx []byte) error {
 	if err := os.WriteFile(path, ptx, 0o644); err != nil {
 		return job.fail(nil, "", err)
 	}
-	a, err := artifact.Open(path)
-	if err != nil {
-		return job.fail(nil, "", err)
-	}
-	kernels, err := a.Kernels()
-	if err != nil {
-		return job.fail(nil, "", err)
-	}
-	if len(kernels) == 0 && !job.NoKernelOK {
-		return job.fail(nil, "", errors.New(noKernel))
-	}
-	return nil
+	return job.kernelIn(path)
 }
 
 // emptyDir makes dir if missing and fails, as moveInto does, when it holds anything but the

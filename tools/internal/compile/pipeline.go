@@ -343,21 +343,29 @@ func (t Tools) lower(ctx context.Context, job Job) error {
 // noKernel says that a module defines no kernel, and how to mark one.
 const noKernel = "the module defines no kernel, so there is nothing to launch; mark the entry points: `kernel` on a gpu.func (MLIR), __global__ (CUDA C++), .entry (PTX), ptx_kernel calling convention (LLVM IR)"
 
+// kernelIn fails when the PTX or cubin at path defines no kernel (unless job.NoKernelOK).
+func (job Job) kernelIn(path string) error {
+	a, err := artifact.Open(path)
+	if err != nil {
+		return job.fail(nil, "", err)
+	}
+	kernels, err := a.Kernels()
+	if err != nil {
+		return job.fail(nil, "", err)
+	}
+	if len(kernels) == 0 && !job.NoKernelOK {
+		return job.fail(nil, "", errors.New(noKernel))
+	}
+	return nil
+}
+
 // finish moves the last stage's output to job.Out, after checking that PTX and cubins define a
 // kernel: a module without one loads, but there is nothing to launch, which is always a mistake
 // (a missing `kernel` attribute on a gpu.func, or __device__ where __global__ was meant).
 func finish(job Job, path string) error {
 	if job.Format != FormatOffload && job.Format != FormatLLVM {
-		a, err := artifact.Open(path)
-		if err != nil {
-			return job.fail(nil, "", err)
-		}
-		kernels, err := a.Kernels()
-		if err != nil {
-			return job.fail(nil, "", err)
-		}
-		if len(kernels) == 0 && !job.NoKernelOK {
-			return job.fail(nil, "", errors.New(noKernel))
+		if err := job.kernelIn(path); err != nil {
+			return err
 		}
 	}
 	data, err := os.ReadFile(path)
