@@ -7,11 +7,11 @@
 #     MLIR's pipeline in one mlir-opt process, against the processes of rules_gpu's actions run one
 #     after another outside Bazel with the same command lines (GpuLower, the PTX, each chip's
 #     cubin, the link), each action's gpubuild and the tools it starts;
-#   - the same kernel in another shape of actions: one mlir-opt lowers it and writes every chip's
-#     PTX (nvvm-attach-target per chip, gpu-module-to-binary{format=isa}: MLIR's own per-chip
-#     serialization, stopped before ptxas), then a cubin action per chip from its PTX and the link;
-#     the script fails unless that PTX is the per-chip clang -cc1's but for comments and blank lines,
-#     and ptxas makes the same cubins of it;
+#   - the same kernel as the actions run it since step 6: gpubuild compile --chips, one mlir-opt
+#     that lowers it and writes every chip's PTX (nvvm-attach-target per chip,
+#     gpu-module-to-binary{format=isa}: MLIR's own serializer, stopped before ptxas), then a cubin
+#     action per chip from its PTX and the link; the script fails unless that PTX is the per-chip
+#     clang -cc1's but for comments and blank lines, and ptxas makes the same cubins of it;
 #   - Bazel's own part of the same actions: the 20-kernel build of bench.sh's workspace with
 #     --profile, its sandbox set-up per action (sandbox.createFileSystem and
 #     sandbox.filterInputsAndDirsToCreate).
@@ -47,6 +47,8 @@ done
 T=(--toolkit 12.4 -O 3 --ptxas ptxas --clang clang-21 --llc llc-21 --llvm-link llvm-link-21 --mlir-opt mlir-opt-21
   --mlir-translate mlir-translate-21 --opt opt-21 --libdevice /usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc)
 pipe="builtin.module($(for c in "${chips[@]}"; do printf 'nvvm-attach-target{chip=%s O=3},' "$c"; done)gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),reconcile-unrealized-casts,gpu-module-to-binary{format=fatbin})"
+# code FILE: PTX less comments and blank lines (clang's back end prints comments MLIR's leaves out).
+code() { sed 's|[[:space:]]*//.*||' "$1" | grep -v '^[[:space:]]*$'; }
 own=() lower=() ptx=() bin75=() chipbin=() link=() ours=() isalow=() isabin=() isa_sum=()
 for i in $(seq 0 $((kernels - 1))); do
   k=$ws/$(printf 'k%03d' "$i").mlir b=$out/$(basename "$k" .mlir)
@@ -63,25 +65,15 @@ for i in $(seq 0 $((kernels - 1))); do
   cp "$b.sm_75.ptx" "$b.sm_75.clang.ptx"
   link+=("$(cpu "$g" link --target //:k --compress lz4 -o "$b.fatbin" "$b".sm_*.cubin "$b.sm_75.ptx")") || exit 1
   ours+=("$((${lower[-1]} + ${ptx[-1]} + ${bin75[-1]} + s + ${link[-1]}))")
-  # The other shape, with the PTX ISA gpubuild picked for each chip (the clang PTX's .version);
-  # gpubuild's own start stands in for its reading the PTX out of the gpu.binary.
-  isa="builtin.module($(for c in "${chips[@]}"; do printf 'nvvm-attach-target{chip=%s O=3 features=+ptx%s},' "$c" "$(sed -n 's/^\.version \([0-9]*\)\.\([0-9]*\)$/\1\2/p' "$b.$c.clang.ptx")"; done)gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),reconcile-unrealized-casts,gpu-module-to-binary{format=isa})"
-  isalow+=("$(($(cpu mlir-opt-21 "$k" --pass-pipeline="$isa" -o "$b.isa.mlir") + $(cpu "$g" --help)))") || exit 1
-  python3 - "$b" "${chips[@]}" <<'PY' || exit 1
-import re, sys
-b, chips = sys.argv[1], sys.argv[2:]
-text = open(b + ".isa.mlir").read()
-got = {}
-for m in re.finditer(r'chip = "(sm_[0-9a-z]+)".*?assembly = "((?:[^"\\]|\\.)*)"', text):
-    got[m.group(1)] = re.sub(r'\\([0-9A-Fa-f]{2}|.)', lambda e: chr(int(e.group(1), 16)) if len(e.group(1)) == 2 else e.group(1), m.group(2))
-def code(t):  # PTX less comments and blank lines
-    return [l for l in (re.sub(r"\s*//.*", "", l) for l in t.splitlines()) if l.strip()]
-for c in chips:
-    open(f"{b}.{c}.isa.ptx", "w").write(got[c])
-    clang = f"{b}.{c}.clang.ptx"
-    if code(got[c]) != code(open(clang).read()):
-        sys.exit(f"{b}: {c}: MLIR's PTX is not clang's")
-PY
+  # Step 6's shape, as the actions run it now: one gpubuild compile --chips (one mlir-opt)
+  # writes every chip's PTX, which must be the per-chip clang's code; each chip's cubin is then
+  # ptxas over it, and must be the same bytes.
+  isalow+=("$(cpu "$g" compile --target //:k --format isa --chips "$(IFS=,; echo "${chips[*]}")" "${T[@]}" -o "$b.chips" "$k")") || exit 1
+  for c in "${chips[@]}"; do
+    cp "$b.chips/$c.ptx" "$b.$c.isa.ptx"
+    diff -q <(code "$b.$c.isa.ptx") <(code "$b.$c.clang.ptx") >/dev/null ||
+      { echo "mlirsteps.sh: $b: $c: the lowering's PTX is not clang's (less comments and blank lines)" >&2; exit 1; }
+  done
   s=0
   for c in "${chips[@]}"; do
     v=$(cpu "$g" compile --target //:k --chip "$c" --format bin "${T[@]}" -o "$b.$c.isa.cubin" "$b.$c.isa.ptx") || exit 1
@@ -116,7 +108,7 @@ Machine: $(nproc) cores, load average before the Bazel build: $(cut -d' ' -f1-3 
 | one process that does nothing | CPU ms |
 |---|---|
 $start_rows
-| one MLIR kernel, sm_75 sm_80 sm_86 sm_90 + sm_75 PTX | CPU ms |
+| one MLIR kernel, sm_75 sm_80 sm_86 sm_90 + sm_75 PTX (rules_gpu: the actions before step 6) | CPU ms |
 |---|---|
 | MLIR: one mlir-opt, gpu-module-to-binary{format=fatbin} | $o |
 | rules_gpu: GpuLower (gpubuild, mlir-opt, mlir-translate) | $(median "${lower[@]}") |
@@ -126,9 +118,9 @@ $start_rows
 | rules_gpu: GpuLink (gpubuild) | $(median "${link[@]}") |
 | rules_gpu: all 7 actions' processes | $r ($(awk -v a="$r" -v b="$o" 'BEGIN { printf "%.2f", a / b }') x MLIR) |
 
-| the same kernel, the lowering writing every chip's PTX | CPU ms |
+| the same kernel, the actions as they are since step 6: the lowering writes every chip's PTX | CPU ms |
 |---|---|
-| one action: gpubuild, one mlir-opt (lowering, nvvm-attach-target per chip, gpu-module-to-binary{format=isa}) | $(median "${isalow[@]}") |
+| one action: gpubuild compile --chips, one mlir-opt (lowering, nvvm-attach-target per chip, gpu-module-to-binary{format=isa}) | $(median "${isalow[@]}") |
 | each chip's cubin from its PTX (gpubuild, ptxas), x4 | $(median "${isabin[@]}") |
 | the link (as above) | $(median "${link[@]}") |
 | all 6 actions' processes | $(median "${isa_sum[@]}") ($(awk -v a="$(median "${isa_sum[@]}")" -v b="$o" 'BEGIN { printf "%.2f", a / b }') x MLIR) |
