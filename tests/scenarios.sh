@@ -88,19 +88,24 @@ scenario_hermetic() {
   workspace hermetic
   out=$(nbazel build //... 2>&1)
   if [ $? -ne 0 ]; then bad hermetic/build "the build fails: $(tail -20 <<<"$out")"; else
-    # Which ptxas and --cuda-path each compile action uses, from the action graph.
-    out=$(nbazel aquery 'mnemonic(GpuCompile, //...)' --output=jsonproto 2>/dev/null | python3 -c '
+    # Which ptxas, --cuda-path and --libdevice each compile and lowering action uses, from the
+    # action graph.
+    out=$(nbazel aquery 'mnemonic("GpuCompile|GpuLower", //...)' --output=jsonproto 2>/dev/null | python3 -c '
 import json, sys
 for a in json.load(sys.stdin).get("actions", []):
     args = a["arguments"]
-    print(" ".join(f"{flag} {args[i + 1]}" for i, flag in enumerate(args) if flag in ("--ptxas", "--cuda-path")))')
-    local ptxas cudapath
-    ptxas=$(grep -c -- "--ptxas external/[^ ]*cuda_toolkit/bin/ptxas" <<<"$out")
+    print(a["mnemonic"], " ".join(f"{flag} {args[i + 1]}" for i, flag in enumerate(args) if flag in ("--ptxas", "--cuda-path", "--libdevice")))')
+    local ptxas cudapath libdevice
+    ptxas=$(grep -c -- "^GpuCompile .*--ptxas external/[^ ]*cuda_toolkit/bin/ptxas" <<<"$out")
     cudapath=$(grep -c -- "--cuda-path external/[^ ]*cuda_toolkit\( \|$\)" <<<"$out")
-    # //:saxpy: sm_80 PTX, the sm_80 cubin from it, the sm_90 cubin; //:saxpy_cuda: sm_80 PTX (from
-    # CUDA C++, with the archive's headers) and the sm_80 cubin from it.
-    if [ "$ptxas" = 5 ] && [ "$cudapath" = 1 ]; then ok "hermetic/build (5 compiles with the archive's ptxas, CUDA C++ with its headers)"; else
-      bad hermetic/build "$ptxas compiles use the archive's ptxas (want 5), $cudapath the archive as --cuda-path (want 1): $out"; fi
+    libdevice=$(grep -c -- "^GpuLower .*--libdevice external/[^ ]*cuda_toolkit/[^ ]*libdevice.10.bc" <<<"$out")
+    # //:saxpy: the lowering (every chip's PTX, with the archive's libdevice), the sm_80 and sm_90
+    # cubins from it; //:saxpy_cuda: sm_80 PTX (from CUDA C++, with the archive's headers) and the
+    # sm_80 cubin from it.
+    if [ "$ptxas" = 4 ] && [ "$cudapath" = 1 ] && [ "$libdevice" = 1 ]; then
+      ok "hermetic/build (4 compiles with the archive's ptxas, CUDA C++ with its headers, MLIR lowered with its libdevice)"
+    else
+      bad hermetic/build "$ptxas compiles use the archive's ptxas (want 4), $cudapath the archive as --cuda-path (want 1), $libdevice lowerings its libdevice (want 1): $out"; fi
   fi
   hermetic_archives "$repo/tests/integration/hermetic" "$arch" "$lines" "$version" 0000000000000000000000000000000000000000000000000000000000000000
   out=$(nbazel build //... 2>&1)
