@@ -34,9 +34,10 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
     args = gpubuild_args(gctx)
     if origin:
         args.add("--origin", origin.short_path)
-    lower = format == "llvm" or type(chip) == "list"
-    outs = out if type(out) == "list" else [out]
-    if type(chip) == "list":
+    several = type(chip) == "list"  # one lowering for several chips (gpubuild compile --chips)
+    lower = format == "llvm" or several
+    outs = out if several else [out]
+    if several:
         args.add("--chips", ",".join(chip))
     elif chip:
         args.add("--chip", chip)
@@ -77,7 +78,7 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         args.add_all(project.system_includes, before_each = "-isystem")
         args.add_all(project.copts, format_each = ("--nvcc-opt=%s" if nvcc else "--clang-opt=%s"))
         headers.append(project.headers)
-    args.add("-o", outs[0].dirname if type(chip) == "list" else out.path)
+    args.add("-o", outs[0].dirname if several else out.path)
     args.add_all(srcs, expand_directories = False)
     run_gpubuild(
         gctx,
@@ -89,5 +90,5 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         # Lowering runs LLVM's tools alone; a compile ends with the toolkit's ptxas (or its PTX).
         toolchain = LLVM_TOOLCHAIN if lower else CUDA_TOOLCHAIN,
         mnemonic = "GpuLower" if lower else "GpuCompile",
-        progress_message = ("Lowering %%{label} to %s (%s)" % ("PTX for " + ", ".join(chip) if type(chip) == "list" else "LLVM IR", src.short_path)) if lower else ("Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path if len(srcs) == 1 else "device link of %d sources" % len(srcs))),
+        progress_message = ("Lowering %%{label} to %s (%s)" % ("PTX for " + ", ".join(chip) if several else "LLVM IR", src.short_path)) if lower else ("Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path if len(srcs) == 1 else "device link of %d sources" % len(srcs))),
     )

@@ -154,8 +154,12 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir s
 		}
 	}
 	if program {
+		ours := map[string]bool{}
+		for _, n := range names {
+			ours[n+".ptx"] = true
+		}
 		for _, c := range chips {
-			if err := emptyDir(filepath.Join(dir, c.String()+".ptx"), names); err != nil {
+			if err := modulesDir(filepath.Join(dir, c.String()+".ptx"), func(name string) bool { return ours[name] }); err != nil {
 				return job.withChip(c).fail(nil, "", err)
 			}
 		}
@@ -243,28 +247,6 @@ func (job Job) checkKernels(path string, ptx []byte) error {
 		return job.fail(nil, "", err)
 	}
 	return job.kernelIn(path)
-}
-
-// emptyDir makes dir if missing and fails, as moveInto does, when it holds anything but the
-// modules' NAME.ptx files.
-func emptyDir(dir string, names []string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	ours := map[string]bool{}
-	for _, n := range names {
-		ours[n+".ptx"] = true
-	}
-	for _, e := range entries {
-		if !ours[e.Name()] {
-			return fmt.Errorf("%s holds %s, which is not a module of this program: give an empty directory, or remove it", dir, e.Name())
-		}
-	}
-	return nil
 }
 
 // withChip is job for chip c.

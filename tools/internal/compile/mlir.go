@@ -126,17 +126,8 @@ func programTemp(out string) (string, error) {
 // is an error, since the next step would take it for a module; nothing is removed. A failure
 // removes what it moved already, so the directory holds all of them or none.
 func moveInto(dir string, files map[string]string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := modulesDir(dir, func(name string) bool { _, ok := files[name]; return ok }); err != nil {
 		return err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if _, ok := files[e.Name()]; !ok {
-			return fmt.Errorf("%s holds %s, which is not a module of this program: give an empty directory, or remove it", dir, e.Name())
-		}
 	}
 	var moved []string
 	for name, from := range files {
@@ -148,6 +139,25 @@ func moveInto(dir string, files map[string]string) error {
 			return err
 		}
 		moved = append(moved, to)
+	}
+	return nil
+}
+
+// modulesDir makes dir, a directory of a program's modules, if missing, and fails when it holds a
+// file that ours (given its name) says is not one this run writes: the next step would take it for
+// a module.
+func modulesDir(dir string, ours func(name string) bool) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !ours(e.Name()) {
+			return fmt.Errorf("%s holds %s, which is not a module of this program: give an empty directory, or remove it", dir, e.Name())
+		}
 	}
 	return nil
 }
