@@ -147,7 +147,7 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir s
 				path = filepath.Join(path, name+".ptx")
 			}
 			data := ptx[name][c.String()]
-			if err := mj.checkKernels(step("check.ptx"), data); err != nil {
+			if err := mj.checkKernels(data); err != nil {
 				return err
 			}
 			files = append(files, atomicfile.File{Path: path, Data: data})
@@ -238,15 +238,6 @@ func readPTX(text []byte, chips []chip.Chip, attr func(chip.Chip) string) (map[s
 		}
 	}
 	return ptx, names, nil
-}
-
-// checkKernels fails, as finish does, when PTX defines no kernel (unless job.NoKernelOK); path is a
-// scratch file to read it from.
-func (job Job) checkKernels(path string, ptx []byte) error {
-	if err := os.WriteFile(path, ptx, 0o644); err != nil {
-		return job.fail(nil, "", err)
-	}
-	return job.kernelIn(path)
 }
 
 // withChip is job for chip c.

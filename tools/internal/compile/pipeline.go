@@ -345,7 +345,16 @@ const noKernel = "the module defines no kernel, so there is nothing to launch; m
 
 // kernelIn fails when the PTX or cubin at path defines no kernel (unless job.NoKernelOK).
 func (job Job) kernelIn(path string) error {
-	a, err := artifact.Open(path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return job.fail(nil, "", err)
+	}
+	return job.checkKernels(data)
+}
+
+// checkKernels fails when PTX or a cubin defines no kernel (unless job.NoKernelOK).
+func (job Job) checkKernels(data []byte) error {
+	a, err := artifact.Parse(data)
 	if err != nil {
 		return job.fail(nil, "", err)
 	}
