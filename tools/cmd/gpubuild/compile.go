@@ -191,36 +191,51 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return f.errorf("--ptx: %w", err)
 		}
 	}
-	tools := f.tools
+	tools, needVersion := f.tools, false
 	if f.target == "" {
 		// By hand: find what the flags do not name, as the toolchains' local discovery does. (An
 		// action passes the toolchain's tools and --target, and must run no other.)
-		var needVersion bool
 		tools, needVersion = f.discover(job)
-		if f.toolkit == "" && (needVersion || job.Kind == compile.KindPTX) {
-			// The toolkit's version chooses the PTX ISA, and checks the chip and a PTX source.
-			if _, err := exec.LookPath(tools.Ptxas); tools.Ptxas != "" && err == nil {
-				v, verr := toolfind.PtxasVersion(ctx, tools.Ptxas)
-				if verr != nil && needVersion {
-					return fmt.Errorf("cannot choose the PTX ISA: %w; pass the CUDA version (--toolkit 12.4) or the ISA (--ptx 8.4)", verr)
-				}
-				f.toolkit = v
-			} else if tools.Ptxas != "" {
-				return errors.New(tools.Missing("ptxas", tools.Ptxas)) // --ptxas names nothing
-			} else if needVersion {
-				return fmt.Errorf("cannot choose the PTX ISA: no CUDA version given (--toolkit 12.4, or the ISA itself: --ptx 8.4), and none to read from ptxas --version: %s", tools.Missing("ptxas", ""))
-			}
-		}
 	}
-	if f.toolkit != "" {
-		if job.Toolkit, err = chip.ParseToolkit(f.toolkit); err != nil {
-			return f.errorf("toolkit: %w", err)
-		}
+	// A PTX source's version is checked against the toolkit's when it is known.
+	if err := f.setToolkit(ctx, &job, tools, needVersion || job.Kind == compile.KindPTX, needVersion, isaHint); err != nil {
+		return err
 	}
 	if f.trace == "" {
 		return tools.Compile(ctx, job) // its errors name the target
 	}
 	return f.traced(ctx, tools, job)
+}
+
+// isaHint says how to choose the PTX ISA by hand, for setToolkit's messages.
+const isaHint = "--toolkit 12.4, or the ISA itself: --ptx 8.4"
+
+// setToolkit sets job.Toolkit, the CUDA version that checks the chip and picks the PTX ISA, from
+// --toolkit, or for a compile by hand (no --target) that wants it, from what the toolkit's ptxas
+// --version says. need: the job cannot go on without it; hint: how to give it instead.
+func (f *compileFlags) setToolkit(ctx context.Context, job *compile.Job, tools compile.Tools, want, need bool, hint string) error {
+	if f.toolkit == "" && f.target == "" && want {
+		switch _, err := exec.LookPath(tools.Ptxas); {
+		case tools.Ptxas != "" && err == nil:
+			v, err := toolfind.PtxasVersion(ctx, tools.Ptxas)
+			if err != nil && need {
+				return fmt.Errorf("cannot choose the PTX ISA: %w; give the CUDA version (%s)", err, hint)
+			}
+			f.toolkit = v
+		case tools.Ptxas != "":
+			return errors.New(tools.Missing("ptxas", tools.Ptxas)) // --ptxas names nothing
+		case need:
+			return fmt.Errorf("cannot choose the PTX ISA: no CUDA version given (%s), and none to read from ptxas --version: %s", hint, tools.Missing("ptxas", ""))
+		}
+	}
+	if f.toolkit == "" {
+		return nil
+	}
+	var err error
+	if job.Toolkit, err = chip.ParseToolkit(f.toolkit); err != nil {
+		return f.errorf("toolkit: %w", err)
+	}
+	return nil
 }
 
 // keepClang keeps a clang option and its value; name (-I, --clang-opt) is for messages.
@@ -357,15 +372,8 @@ func (f *compileFlags) compileProgram(ctx context.Context, c *command, srcs []st
 			return f.errorf("--ptx: %w", err)
 		}
 	}
-	if f.toolkit == "" && f.target == "" && job.PTX.IsZero() {
-		if f.toolkit, err = toolfind.PtxasVersion(ctx, tools.Ptxas); err != nil {
-			return fmt.Errorf("cannot choose the PTX ISA: %w; pass the CUDA version (--toolkit 12.4) or the ISA (--ptx 8.4)", err)
-		}
-	}
-	if f.toolkit != "" {
-		if job.Toolkit, err = chip.ParseToolkit(f.toolkit); err != nil {
-			return f.errorf("toolkit: %w", err)
-		}
+	if err := f.setToolkit(ctx, &job, tools, job.PTX.IsZero(), job.PTX.IsZero(), isaHint); err != nil {
+		return err
 	}
 	return tools.CompileProgram(ctx, job)
 }
@@ -400,20 +408,12 @@ func (f *compileFlags) compileChips(ctx context.Context, c *command, srcs []stri
 	tools := f.tools
 	if f.target == "" {
 		tools = discoverTools(tools)
-		if f.toolkit == "" {
-			v, err := toolfind.PtxasVersion(ctx, tools.Ptxas)
-			if err != nil {
-				return fmt.Errorf("cannot choose the PTX ISA: %w; pass the CUDA version (--toolkit 12.4)", err)
-			}
-			f.toolkit = v
-		}
+	}
+	if err := f.setToolkit(ctx, &job, tools, true, true, "--toolkit 12.4"); err != nil {
+		return err
 	}
 	if f.toolkit == "" {
 		return c.usageError("--chips picks each chip's PTX ISA from the toolkit: give --toolkit")
-	}
-	var err error
-	if job.Toolkit, err = chip.ParseToolkit(f.toolkit); err != nil {
-		return f.errorf("toolkit: %w", err)
 	}
 	return tools.LowerToPTX(ctx, job, chips, f.out, f.program)
 }

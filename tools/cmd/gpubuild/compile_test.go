@@ -207,6 +207,13 @@ func TestCompileMissingTools(t *testing.T) {
 		if code != 1 || !strings.Contains(stderr, want) {
 			t.Errorf("exit %d, stderr:\n%s\nwant 1 and %q", code, stderr, want)
 		}
+		// --chips takes the version the same way, and has no --ptx to give instead.
+		mlirSrc := writeSource(t, "k.mlir", "gpu.module @k {}\n")
+		code, _, stderr = gpubuild(t, "compile", "--chips", "sm_80,sm_90", "--format", "isa", "-o", t.TempDir(), mlirSrc)
+		want = "gpubuild compile: cannot choose the PTX ISA: no CUDA version given (--toolkit 12.4), and none to read from ptxas --version: no ptxas found"
+		if code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("--chips: exit %d, stderr:\n%s\nwant 1 and %q", code, stderr, want)
+		}
 		code, _, stderr = gpubuild(t, "compile", "--chip", "sm_90", "--toolkit", "12.4", "-o", out, src)
 		want = "compiling " + src + " for sm_90: no opt found (looked for a directory holding llc and mlir-opt in " + empty + "/bin, "
 		if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "set LLVM_PATH to its root, or pass --opt PATH") {
