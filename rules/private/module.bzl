@@ -272,7 +272,7 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
         lower = all_chips if format != "jit" else ptx_chips
         ptx_out = {}
         for chip in lower:
-            ptx_out[chip] = gctx.actions.declare_file("%s_ptx/%s.ptx" % (name, chip))
+            ptx_out[chip] = gctx.actions.declare_file("%s.%s.ptx" % (name, chip))
         emit_compile(gctx, srcs = [src], chip = lower, format = "isa", out = [ptx_out[c] for c in lower], opts = opts)
         for chip in all_chips:
             by_chip[chip] = [ptx_out[chip]] if chip in ptx_out else []

@@ -12,10 +12,11 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
       chip: the chip, e.g. "sm_90"; None for format "llvm"; for an MLIR source to format "isa", a
         list of chips: one GpuLower action lowers the source and writes each chip's PTX (`gpubuild
         compile --chips`), `out` then being the list of their Files (directories with `program`),
-        in the chips' order, all in one directory and named CHIP.ptx.
+        in the chips' order, all in one directory (`gpubuild compile --name`).
       format: "offload" (LLVM bitcode), "isa" (PTX), "bin" (cubin), or "llvm" (an MLIR source's
         LLVM IR, the same for every chip: one GpuLower action per module).
-      out: the output File (a list of them for several chips).
+      out: the output File (a list of them for several chips: NAME.CHIP.ptx in one directory, in
+        the order of `chip`; for a program, its directories NAME_modules/CHIP.ptx).
       opts: a struct with opt_level, fast_math, ftz, ptxas_opts, module, no_kernel_ok (accept a
         module without kernels: cuda_library's host code may only launch others'), and for CUDA C++ sources
         compiler ("clang" or "nvcc") and cuda: the project the source is compiled in (cc.bzl's
@@ -39,6 +40,9 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
     outs = out if several else [out]
     if several:
         args.add("--chips", ",".join(chip))
+        if not program:
+            # NAME.CHIP.ptx, as every module's files are named; a program's are directories.
+            args.add("--name", outs[0].basename[:-len(".%s.ptx" % chip[0])])
     elif chip:
         args.add("--chip", chip)
     args.add("--format", format)

@@ -41,8 +41,9 @@ const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|i
   makes each module's fatbin, and gpubuild host the host side.
   Several chips' PTX of an MLIR source at once (--format isa --chips sm_75,sm_80 -o DIR): one
   mlir-opt lowers the source and writes every chip's PTX (MLIR's nvvm-attach-target per chip and
-  gpu-module-to-binary), DIR/CHIP.ptx for each chip: a file, or with --program a directory of
-  NAME.ptx per module; each chip's cubin is then a compile of that PTX.`
+  gpu-module-to-binary), DIR/CHIP.ptx for each chip (DIR/STEM.CHIP.ptx with --name STEM, as
+  the rules name a module's files): a file, or with --program a directory of NAME.ptx per
+  module; each chip's cubin is then a compile of that PTX.`
 
 // clangOption names the clang option at args[0] ("" when it is none) and says how many arguments it
 // takes. compile takes these as clang spells them, with their value apart ("-I dir") or joined
@@ -70,15 +71,15 @@ func clangOption(args []string) (name string, n int) {
 // compileFlags are compile's flags.
 type compileFlags struct {
 	common
-	chip, chips, format, toolkit, ptx, module, trace string
-	opt                                              int
-	fast, ftz, rdc, noKernelOK, program              bool
-	tools                                            compile.Tools
-	ptxasOpts, nvccOpts, origins                     multiFlag
-	compiler                                         string
-	clangOpts                                        []string // clang options, in order; clangFirst names the first
-	clangFirst                                       string
-	clangOnly                                        bool // a --clang-opt was given
+	chip, chips, name, format, toolkit, ptx, module, trace string
+	opt                                                    int
+	fast, ftz, rdc, noKernelOK, program                    bool
+	tools                                                  compile.Tools
+	ptxasOpts, nvccOpts, origins                           multiFlag
+	compiler                                               string
+	clangOpts                                              []string // clang options, in order; clangFirst names the first
+	clangFirst                                             string
+	clangOnly                                              bool // a --clang-opt was given
 }
 
 func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -88,6 +89,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c.StringVar(&f.out, "out", "", "the same as -o `OUT`")
 	c.StringVar(&f.chip, "chip", "", "the `CHIP` to compile for, e.g. sm_90")
 	c.StringVar(&f.chips, "chips", "", "MLIR, format isa: lower once and write the PTX of each of these `CHIPS` (comma-separated) in the directory OUT (see above)")
+	c.StringVar(&f.name, "name", "", "with --chips, name each chip's PTX `STEM`.CHIP.ptx (default CHIP.ptx)")
 	c.StringVar(&f.format, "format", "bin", "what to produce (`FORMAT`): bin, isa, offload or llvm (see above)")
 	c.Var(&f.origins, "origin", "the user's `FILE` that SRC was made from, for error messages (with several sources: once for each, in order)")
 	c.StringVar(&f.toolkit, "toolkit", "", "the CUDA toolkit's `VERSION` (e.g. 12.4): check the chip and the PTX against it, and pick the PTX ISA (default: ptxas --version)")
@@ -389,6 +391,8 @@ func (f *compileFlags) compileChips(ctx context.Context, c *command, srcs []stri
 		return c.usageError("--chips writes PTX (--format isa), not %s: each chip's cubin is a compile of its PTX", f.format)
 	case f.out == "-":
 		return c.usageError("--chips writes a directory: give -o DIR")
+	case f.name != "" && (f.program || strings.ContainsAny(f.name, "/\x00")):
+		return c.usageError("--name %q: a file name stem for a kernel source's PTX (not with --program, whose modules name their files)", f.name)
 	case f.rdc || f.clangFirst != "" || len(f.nvccOpts) > 0 || f.ptx != "":
 		return c.usageError("--chips lowers an MLIR source: --rdc, --ptx and CUDA C++ options do not apply")
 	}
@@ -415,5 +419,5 @@ func (f *compileFlags) compileChips(ctx context.Context, c *command, srcs []stri
 	if f.toolkit == "" {
 		return c.usageError("--chips picks each chip's PTX ISA from the toolkit: give --toolkit")
 	}
-	return tools.LowerToPTX(ctx, job, chips, f.out, f.program)
+	return tools.LowerToPTX(ctx, job, chips, f.out, f.name, f.program)
 }

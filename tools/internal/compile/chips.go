@@ -25,7 +25,8 @@ const deviceLowering = "gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu
 // which starts from that PTX. The PTX is what Compile writes for the chip (format isa), but for
 // comments and blank lines.
 //
-// Each chip's PTX goes to dir/CHIP.ptx (dir is made if missing): a file, or with program (every
+// Each chip's PTX goes to dir/CHIP.ptx, or dir/STEM.CHIP.ptx when stem is given (dir is made if
+// missing): a file, or with program (every
 // module of an MLIR program, those gpu-kernel-outlining makes of its gpu.launch regions
 // included) a directory of NAME.ptx, one per module, that CompileProgram takes. job.Chip and
 // job.Out are not used; job.Format is isa. The files appear only when every chip's PTX was made.
@@ -33,7 +34,7 @@ const deviceLowering = "gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu
 // A module that must be picked out of several (a source with several top-level gpu.modules, with
 // gpu.launch regions, or whose modules carry targets of their own) is lowered first, as for format
 // llvm, and the module that job.Module selects is serialized by a second mlir-opt.
-func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir string, program bool) error {
+func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, stem string, program bool) error {
 	job.missing = t.Missing
 	job.Kind, job.Format = KindMLIR, FormatISA
 	job.chips = chipList(chips)
@@ -48,6 +49,9 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir s
 		// MLIR 21's nvvm target hands fast and ftz to libdevice's reflection only; the code
 		// itself keeps IEEE division and denormals, which opt and llc change (Compile).
 		return job.fail(nil, "", errors.New("fast math and ftz reach the code through opt and llc, one compile per chip (format llvm, then each chip's compile); MLIR's nvvm target applies them to libdevice alone"))
+	}
+	if program && stem != "" {
+		return job.fail(nil, "", errors.New("a program's modules name their PTX files: no stem"))
 	}
 	if program && job.Module != "" {
 		return job.fail(nil, "", errors.New("a program's modules are all compiled: --module selects a module of a kernel source, not of a program"))
@@ -142,6 +146,9 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir s
 		for _, name := range names {
 			mj := cj
 			path := filepath.Join(dir, c.String()+".ptx")
+			if stem != "" {
+				path = filepath.Join(dir, stem+"."+c.String()+".ptx")
+			}
 			if program {
 				mj.Origin = job.sources() + " (gpu.module @" + name + ")"
 				path = filepath.Join(path, name+".ptx")

@@ -66,17 +66,18 @@ func TestLowerToPTX(t *testing.T) {
 	for _, tc := range []struct {
 		src, module string
 		o           int
+		stem        string // the files' names: STEM.CHIP.ptx, or CHIP.ptx
 	}{
-		{"testdata/saxpy.mlir", "", 3},
-		{"testdata/reduce.mlir", "", 2},
-		{"testdata/launch.mlir", "", 1},
-		{two, "^b$", 3},
-		{two, "a", 0},
+		{"testdata/saxpy.mlir", "", 3, ""},
+		{"testdata/reduce.mlir", "", 2, "reduce"},
+		{"testdata/launch.mlir", "", 1, ""},
+		{two, "^b$", 3, "two_b"},
+		{two, "a", 0, ""},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/O%d", filepath.Base(tc.src), tc.module, tc.o), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "ptx")
 			job := Job{Target: "//t:k", Src: tc.src, Module: tc.module, Toolkit: tk, O: tc.o}
-			if err := tools.LowerToPTX(context.Background(), job, chips, dir, false); err != nil {
+			if err := tools.LowerToPTX(context.Background(), job, chips, dir, tc.stem, false); err != nil {
 				t.Fatal(err)
 			}
 			entries, _ := os.ReadDir(dir)
@@ -84,7 +85,11 @@ func TestLowerToPTX(t *testing.T) {
 				t.Errorf("%s holds %d entries, want one per chip (%d)", dir, len(entries), len(chips))
 			}
 			for _, c := range chips {
-				got, err := os.ReadFile(filepath.Join(dir, c.String()+".ptx"))
+				name := c.String() + ".ptx"
+				if tc.stem != "" {
+					name = tc.stem + "." + name
+				}
+				got, err := os.ReadFile(filepath.Join(dir, name))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -111,7 +116,7 @@ func TestLowerToPTXProgram(t *testing.T) {
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "modules")
 	job := Job{Target: "//t:prog", Src: "testdata/program.mlir", Toolkit: tk, O: 3}
-	if err := tools.LowerToPTX(context.Background(), job, chips, dir, true); err != nil {
+	if err := tools.LowerToPTX(context.Background(), job, chips, dir, "", true); err != nil {
 		t.Fatal(err)
 	}
 	ll := job
@@ -178,11 +183,16 @@ func TestLowerToPTXErrors(t *testing.T) {
 		{"a module of a program", tools, "testdata/program.mlir", "zeta", []chip.Chip{sm80}, true, "--module selects a module of a kernel source, not of a program"},
 		{"ftz", tools, "testdata/saxpy.mlir", "", []chip.Chip{sm80}, false, "fast math and ftz reach the code through opt and llc"},
 		{"no mlir-opt", Tools{}, "testdata/saxpy.mlir", "", []chip.Chip{sm80}, false, "no mlir-opt configured"},
+		{"a program with a stem", tools, "testdata/program.mlir", "", []chip.Chip{sm80}, true, "a program's modules name their PTX files: no stem"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "ptx")
 			job := Job{Target: "//t:k", Src: tc.src, Module: tc.module, Toolkit: tk, O: 3, FTZ: tc.name == "ftz"}
-			err := tc.tools.LowerToPTX(context.Background(), job, tc.chips, dir, tc.program)
+			stem := ""
+			if tc.name == "a program with a stem" {
+				stem = "p"
+			}
+			err := tc.tools.LowerToPTX(context.Background(), job, tc.chips, dir, stem, tc.program)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want one containing %q", err, tc.want)
 			}
