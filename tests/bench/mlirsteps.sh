@@ -12,9 +12,13 @@
 #     gpu-module-to-binary{format=isa}: MLIR's own serializer, stopped before ptxas), then a cubin
 #     action per chip from its PTX and the link; the script fails unless that PTX is the per-chip
 #     clang -cc1's but for comments and blank lines, and ptxas makes the same cubins of it;
+#   - the work both do, apart: MLIR's pipeline stopped before ptxas (format=isa: the lowering and
+#     every chip's LLVM back end), ptxas alone over each chip's PTX, and fatbinary as MLIR runs it
+#     (MLIR's alone), so that what rules_gpu adds is what is left;
 #   - Bazel's own part of the same actions: the 20-kernel build of bench.sh's workspace with
 #     --profile, its sandbox set-up per action (sandbox.createFileSystem and
-#     sandbox.filterInputsAndDirsToCreate).
+#     sandbox.filterInputsAndDirsToCreate), the actions' processes' share of the build's wall time,
+#     and how many ran at once.
 # Prints Markdown (docs/benchmarks.md keeps it). Runs inside the build environment:
 #   env/env.sh run tests/bench/mlirsteps.sh
 set -uo pipefail
@@ -47,12 +51,14 @@ done
 T=(--toolkit 12.4 -O 3 --ptxas ptxas --clang clang-21 --llc llc-21 --llvm-link llvm-link-21 --mlir-opt mlir-opt-21
   --mlir-translate mlir-translate-21 --opt opt-21 --libdevice /usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc)
 pipe="builtin.module($(for c in "${chips[@]}"; do printf 'nvvm-attach-target{chip=%s O=3},' "$c"; done)gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),reconcile-unrealized-casts,gpu-module-to-binary{format=fatbin})"
+isapipe=${pipe/format=fatbin/format=isa}
 # code FILE: PTX less comments and blank lines (clang's back end prints comments MLIR's leaves out).
 code() { sed 's|[[:space:]]*//.*||' "$1" | grep -v '^[[:space:]]*$'; }
-own=() lower=() ptx=() bin75=() chipbin=() link=() ours=() isalow=() isabin=() isa_sum=()
+own=() ownisa=() ptxas4=() fatbin4=() lower=() ptx=() bin75=() chipbin=() link=() ours=() isalow=() isabin=() isa_sum=()
 for i in $(seq 0 $((kernels - 1))); do
   k=$ws/$(printf 'k%03d' "$i").mlir b=$out/$(basename "$k" .mlir)
   own+=("$(cpu mlir-opt-21 "$k" --pass-pipeline="$pipe" -o "$b.own.mlir")") || exit 1
+  ownisa+=("$(cpu mlir-opt-21 "$k" --pass-pipeline="$isapipe" -o "$b.ownisa.mlir")") || exit 1
   lower+=("$(cpu "$g" compile --target //:k --format llvm "${T[@]}" -o "$b.ll" "$k")") || exit 1
   ptx+=("$(cpu "$g" compile --target //:k --chip sm_75 --format isa "${T[@]}" -o "$b.sm_75.ptx" "$b.ll")") || exit 1
   bin75+=("$(cpu "$g" compile --target //:k --chip sm_75 --format bin "${T[@]}" -o "$b.sm_75.cubin" "$b.sm_75.ptx")") || exit 1
@@ -81,6 +87,17 @@ for i in $(seq 0 $((kernels - 1))); do
     cmp -s "$b.$c.isa.cubin" "$b.$c.cubin" || { echo "mlirsteps.sh: $b: $c: the cubin from MLIR's PTX differs from the actions'" >&2; exit 1; }
   done
   isa_sum+=("$((${isalow[-1]} + s + ${link[-1]}))")
+  # The work both do, apart: ptxas alone over each chip's PTX (MLIR's runs ptxas with these
+  # options), and MLIR's own last step, fatbinary per chip.
+  s=0 f=0
+  for c in "${chips[@]}"; do
+    v=$(cpu ptxas -arch "$c" --opt-level 3 "$b.$c.isa.ptx" -o "$b.$c.alone.cubin") || exit 1
+    s=$((s + v))
+    cmp -s "$b.$c.alone.cubin" "$b.$c.cubin" || { echo "mlirsteps.sh: $b: $c: ptxas alone makes another cubin than the action" >&2; exit 1; }
+    v=$(cpu fatbinary -64 --image3=kind=elf,sm="${c#sm_}",file="$b.$c.cubin" --image3=kind=ptx,sm="${c#sm_}",file="$b.$c.isa.ptx" --create "$b.$c.fatbin") || exit 1
+    f=$((f + v))
+  done
+  ptxas4+=("$s") fatbin4+=("$f")
 done
 
 # Bazel's own part: the 20 kernels under Bazel, profiled (the helper built first, outside the clock).
@@ -95,9 +112,20 @@ try:
 except OSError:
     d = json.load(open(sys.argv[1]))
 ev = [e for e in d["traceEvents"] if e.get("ph") == "X"]
-run = [e["dur"] for e in ev if e.get("name") == "subprocess.run"]
+run = [e for e in ev if e.get("name") == "subprocess.run"]
 setup = sum(e["dur"] for e in ev if e.get("name") in ("sandbox.createFileSystem", "sandbox.filterInputsAndDirsToCreate"))
-print(f"{len(run)} actions; sandbox set-up {setup / 1e3 / len(run):.1f} ms per action (wall)")
+t0 = min(e["ts"] for e in ev)
+wall = max(e["ts"] + e["dur"] for e in ev) - t0
+# How long 0, 1, 2, ... actions' processes ran at once.
+edges = sorted([(e["ts"], 1) for e in run] + [(e["ts"] + e["dur"], -1) for e in run])
+at, n, last = {}, 0, t0
+for t, d in edges:
+    at[n] = at.get(n, 0) + t - last
+    n, last = n + d, t
+at[0] = at.get(0, 0) + t0 + wall - last
+shares = ", ".join(f"{k} for {v / wall * 100:.0f} %" for k, v in sorted(at.items()))
+print(f"{len(run)} actions in {wall / 1e6:.1f} s; sandbox set-up {setup / 1e3 / len(run):.1f} ms per action (wall); "
+      f"the actions' processes {sum(e['dur'] for e in run) / 1e6:.1f} s in all; processes running at once: {shares} of the build")
 PY
 )
 
@@ -124,6 +152,12 @@ $start_rows
 | each chip's cubin from its PTX (gpubuild, ptxas), x4 | $(median "${isabin[@]}") |
 | the link (as above) | $(median "${link[@]}") |
 | all 6 actions' processes | $(median "${isa_sum[@]}") ($(awk -v a="$(median "${isa_sum[@]}")" -v b="$o" 'BEGIN { printf "%.2f", a / b }') x MLIR) |
+
+| the work both do, apart | CPU ms |
+|---|---|
+| MLIR's pipeline stopped before ptxas (gpu-module-to-binary{format=isa}): the lowering and 4 LLVM back ends | $(median "${ownisa[@]}") |
+| ptxas alone over each chip's PTX, x4 | $(median "${ptxas4[@]}") |
+| fatbinary as MLIR runs it, x4 (MLIR's alone) | $(median "${fatbin4[@]}") |
 
 Bazel, the same kernels (20) under linux-sandbox: $sandbox.
 EOF
