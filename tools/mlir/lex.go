@@ -63,7 +63,9 @@ func lex(src []byte) ([]token, error) { return lexFrom(src, 0) }
 // lexFrom lexes src[from:], with offsets in src. The contents of a dialect body, t, lex as
 // lexFrom(src[:t.end-1], t.body+1).
 func lexFrom(src []byte, from int) ([]token, error) {
-	toks := make([]token, 0, (len(src)-from)/4) // about one token in 4-5 bytes of MLIR text: no regrowth of a large slice
+	// About one token in 4-5 bytes of MLIR text, so a large source's slice does not regrow many
+	// times; capped (8 MB of tokens) for text that is mostly long strings, such as gpu.binary blobs.
+	toks := make([]token, 0, min((len(src)-from)/4, 1<<18))
 	for i := from; i < len(src); {
 		c := src[i]
 		switch {
