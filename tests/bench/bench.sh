@@ -5,7 +5,9 @@
 #   - clean build of the GPU code: rules_gpu under Bazel (every compile and link action re-runs; the
 #     helper itself stays built) against `nvcc -fatbin`, one -gencode per chip, one process per kernel
 #     run $(nproc) at a time; and against mlir-opt-21 --nvvm-attach-target (x4) --gpu-module-to-binary
-#     for the MLIR version of the kernels;
+#     for the MLIR version of the kernels; each pair on the same sources, one after the other, which
+#     side first alternating between repeats; wall time and CPU time (Bazel's: its server's own and
+#     its actions' processes'), and the ratios of each pair;
 #   - adding one chip to one target: actions re-run and wall time, against nvcc recompiling that
 #     kernel for all its chips;
 # then, once: a clean build that fills a real remote cache (bazel-remote, started and stopped here)
@@ -20,21 +22,45 @@ repeats=${1:-3} terms=${2:-1500}
 . "$(dirname "$0")/../userrepo.sh"
 # shellcheck source=tests/servers.sh
 . "$(dirname "$0")/../servers.sh"
+# shellcheck source=tests/bench/kernels.sh
+. "$(dirname "$0")/kernels.sh"
 user_checkout "${BENCH_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_bench}" || exit 1
 user_repo "$repo/tests/bench/workspace" || exit 1
 out=$root/out
-chips=(sm_75 sm_80 sm_86 sm_90)
+chips=("${bench_chips[@]}")
 rm -rf "$out"; mkdir -p "$out"
-# genkernels [-seed N]: writes the kernels and their BUILD.bazel into the repository.
-genkernels() { (cd "$repo" && go run ./tests/bench/genkernels -n 20 -terms "$terms" -lang both -chips "$(IFS=,; echo "${chips[*]}")" -out "$ws" "$@"); }
-genkernels || exit 1
-now() { date +%s%N; }
+genkernels both || exit 1
 secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
 # stats V...: median, min and max
 stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f s (min %.2f, max %.2f)", m, v[1], v[NR] }'; }
+# ratio "A..." "B...": the median of the repeats' A/B (each repeat's two builds ran on the same
+# sources, one after the other), with the smallest and largest
+ratio() {
+  paste -d' ' <(tr ' ' '\n' <<<"$1") <(tr ' ' '\n' <<<"$2") | awk 'NF == 2 { print $1 / $2 }' | sort -g |
+    awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }'
+}
 # new_sources: the same kernels with new constants, so that every GPU action is new to Bazel (a
 # comment would not do: it does not reach the LLVM IR an MLIR module is lowered to once).
-new_sources() { genkernels -seed "$(now)" || exit 1; }
+new_sources() { genkernels both -seed "$(now)" || exit 1; }
+# bazel_build ARGS...: a timed build; sets wall (s) and cpu (s: the Bazel server's own CPU and its
+# actions' processes', from /proc).
+bazel_build() {
+  local pid a0 c0 a1 c1 s
+  pid=$(nbazel info server_pid 2>/dev/null) && read -r a0 c0 < <(server_cpu "$pid") || return 1
+  s=$(now)
+  nbazel build "$@" >/dev/null 2>&1 || return 1
+  wall=$(secs $(($(now) - s)))
+  read -r a1 c1 < <(server_cpu "$pid") || return 1
+  cpu=$(awk -v ms=$((a1 - a0 + c1 - c0)) 'BEGIN { printf "%.2f", ms / 1e3 }')
+}
+# timed CMD...: sets wall (s) and cpu (s: user + system of CMD and its children).
+timed() {
+  local t s
+  s=$(now)
+  t=$( { TIMEFORMAT='%3U %3S'; time "$@" >/dev/null 2>"$out/err"; } 2>&1 ) || { cat "$out/err" >&2; return 1; }
+  wall=$(secs $(($(now) - s)))
+  cpu=$(awk -v t="$t" 'BEGIN { split(t, x, " "); printf "%.2f", x[1] + x[2] }')
+}
 
 user_gpubuild "$out/gpubuild" || exit 1
 g=$out/gpubuild
@@ -42,22 +68,27 @@ nbazel build //... >/dev/null 2>&1 || { nbazel build //... 2>&1 | tail -30; exit
 
 gencode=(); for c in "${chips[@]}"; do gencode+=(-gencode "arch=compute_${c#sm_},code=$c"); done
 gencode+=(-gencode "arch=compute_75,code=compute_75")  # the PTX a rules_gpu fatbin carries
-mlir_pipeline="builtin.module($(for c in "${chips[@]}"; do printf 'nvvm-attach-target{chip=%s O=3},' "$c"; done)gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),reconcile-unrealized-casts,gpu-module-to-binary{format=fatbin})"
+nvcc_all() { printf '%s\n' "$ws"/k*.cu | xargs -P "$(nproc)" -I{} sh -c 'o=$1; shift; nvcc -fatbin -O3 "$@" -o "$o/$(basename "$0").nvcc.fatbin" "$0"' {} "$out" "${gencode[@]}"; }
+cu_targets=(); for c in $(seq 0 19); do cu_targets+=("//:$(printf 'k%03d' "$c")_cu"); done
 export CUDA_ROOT=/usr/lib/cuda
 
-t_cu=() t_mlir=() t_nvcc=() t_mlir_own=() t_all=()
+# Each repeat: new sources; rules_gpu and nvcc build the CUDA C++ kernels, then rules_gpu and mlir-opt
+# the MLIR ones, each pair on the same sources, one after the other, which side first alternating
+# between repeats; then all 40 targets from new sources.
+t_cu=() t_mlir=() t_nvcc=() t_mlir_own=() t_all=() u_cu=() u_mlir=() u_nvcc=() u_mlir_own=() u_all=()
 for r in $(seq "$repeats"); do
   new_sources
-  s=$(now); nbazel build $(for k in "$ws"/k*.cu; do b=$(basename "$k" .cu); echo "//:${b}_cu"; done) >/dev/null 2>&1 || exit 1; t_cu+=("$(secs $(($(now) - s)))")
-  s=$(now); nbazel build //... >/dev/null 2>&1 || exit 1; t_mlir+=("$(secs $(($(now) - s)))")
+  order="ours theirs"; [ $((r % 2)) = 0 ] && order="theirs ours"
+  for side in $order; do
+    if [ "$side" = ours ]; then bazel_build "${cu_targets[@]}" || exit 1; t_cu+=("$wall") u_cu+=("$cpu")
+    else timed nvcc_all || exit 1; t_nvcc+=("$wall") u_nvcc+=("$cpu"); fi
+  done
+  for side in $order; do
+    if [ "$side" = ours ]; then bazel_build //... || exit 1; t_mlir+=("$wall") u_mlir+=("$cpu")
+    else timed mlir_own "$out" || exit 1; t_mlir_own+=("$wall") u_mlir_own+=("$cpu"); fi
+  done
   new_sources
-  s=$(now); nbazel build //... >/dev/null 2>&1 || exit 1; t_all+=("$(secs $(($(now) - s)))")
-  s=$(now)
-  printf '%s\n' "$ws"/k*.cu | xargs -P "$(nproc)" -I{} sh -c 'o=$1; shift; nvcc -fatbin -O3 "$@" -o "$o/$(basename "$0").nvcc.fatbin" "$0"' {} "$out" "${gencode[@]}" || exit 1
-  t_nvcc+=("$(secs $(($(now) - s)))")
-  s=$(now)
-  printf '%s\n' "$ws"/k*.mlir | xargs -P "$(nproc)" -I{} sh -c 'mlir-opt-21 "$0" --pass-pipeline="$2" -o "$1/$(basename "$0").own.mlir"' {} "$out" "$mlir_pipeline" || exit 1
-  t_mlir_own+=("$(secs $(($(now) - s)))")
+  bazel_build //... || exit 1; t_all+=("$wall") u_all+=("$cpu")
 done
 
 # Adding a chip to one target (k000_cu): a different chip each repeat, so that no compile of it is in
@@ -143,13 +174,15 @@ nbazel shutdown >/dev/null 2>&1
 cat <<MD
 Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); $(bazel --version); CUDA $(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p'); LLVM/MLIR 21. Kernels: 20 generated, $terms terms each; chips: ${chips[*]} (+ compute_75 PTX). Repeats: $repeats (median, min, max).
 
-| clean build of the GPU code | wall time | ratio |
-|---|---|---|
-| 20 CUDA C++ kernels, nvcc -fatbin, 5 -gencode, $(nproc) at a time | $(stats "${t_nvcc[@]}") | 1 |
-| 20 CUDA C++ kernels, rules_gpu (Bazel) | $(stats "${t_cu[@]}") | $(awk -v a="$(stats "${t_cu[@]}" | cut -d' ' -f1)" -v b="$(stats "${t_nvcc[@]}" | cut -d' ' -f1)" 'BEGIN { printf "%.2f", a / b }') |
-| 20 MLIR kernels, mlir-opt-21 gpu-module-to-binary (fatbin, 4 targets), $(nproc) at a time | $(stats "${t_mlir_own[@]}") | 1 |
-| 20 MLIR kernels, rules_gpu (Bazel), after the CUDA ones | $(stats "${t_mlir[@]}") | $(awk -v a="$(stats "${t_mlir[@]}" | cut -d' ' -f1)" -v b="$(stats "${t_mlir_own[@]}" | cut -d' ' -f1)" 'BEGIN { printf "%.2f", a / b }') |
-| all 40 targets, rules_gpu (Bazel) | $(stats "${t_all[@]}") | |
+| clean build of the GPU code | wall time | CPU time | wall ratio | CPU ratio |
+|---|---|---|---|---|
+| 20 CUDA C++ kernels, nvcc -fatbin, 5 -gencode, $(nproc) at a time | $(stats "${t_nvcc[@]}") | $(stats "${u_nvcc[@]}") | 1 | 1 |
+| 20 CUDA C++ kernels, rules_gpu (Bazel) | $(stats "${t_cu[@]}") | $(stats "${u_cu[@]}") | $(ratio "${t_cu[*]}" "${t_nvcc[*]}") | $(ratio "${u_cu[*]}" "${u_nvcc[*]}") |
+| 20 MLIR kernels, mlir-opt-21 gpu-module-to-binary (fatbin, 4 targets), $(nproc) at a time | $(stats "${t_mlir_own[@]}") | $(stats "${u_mlir_own[@]}") | 1 | 1 |
+| 20 MLIR kernels, rules_gpu (Bazel), after the CUDA ones | $(stats "${t_mlir[@]}") | $(stats "${u_mlir[@]}") | $(ratio "${t_mlir[*]}" "${t_mlir_own[*]}") | $(ratio "${u_mlir[*]}" "${u_mlir_own[*]}") |
+| all 40 targets, rules_gpu (Bazel) | $(stats "${t_all[@]}") | $(stats "${u_all[@]}") | | |
+
+Ratios: the median of the repeats' ratios (smallest-largest); in each repeat both builds ran on the same sources, one after the other. CPU time: user + system; for Bazel, its server's own and its actions' processes'.
 
 | a second checkout, a warm remote cache | wall time | work |
 |---|---|---|

@@ -27,12 +27,14 @@ kernels=${1:-5} terms=${2:-1500}
 . "$(dirname "$0")/../userrepo.sh"
 # shellcheck source=tests/bench/cputime.sh
 . "$(dirname "$0")/cputime.sh"
+# shellcheck source=tests/bench/kernels.sh
+. "$(dirname "$0")/kernels.sh"
 user_checkout "${BENCH_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_mlirsteps}" || exit 1
 user_repo "$repo/tests/bench/workspace" || exit 1
 out=$root/out
 rm -rf "$out"; mkdir -p "$out"
-chips=(sm_75 sm_80 sm_86 sm_90)
-(cd "$repo" && go run ./tests/bench/genkernels -n 20 -terms "$terms" -lang mlir -chips "$(IFS=,; echo "${chips[*]}")" -out "$ws") >/dev/null || exit 1
+chips=("${bench_chips[@]}")
+genkernels mlir || exit 1
 user_gpubuild "$out/gpubuild" || exit 1
 g=$out/gpubuild
 export CUDA_ROOT=/usr/lib/cuda
@@ -50,8 +52,8 @@ done
 
 T=(--toolkit 12.4 -O 3 --ptxas ptxas --clang clang-21 --llc llc-21 --llvm-link llvm-link-21 --mlir-opt mlir-opt-21
   --mlir-translate mlir-translate-21 --opt opt-21 --libdevice /usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc)
-pipe="builtin.module($(for c in "${chips[@]}"; do printf 'nvvm-attach-target{chip=%s O=3},' "$c"; done)gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),reconcile-unrealized-casts,gpu-module-to-binary{format=fatbin})"
-isapipe=${pipe/format=fatbin/format=isa}
+pipe=$(mlir_pipeline fatbin)
+isapipe=$(mlir_pipeline isa)
 # code FILE: PTX less comments and blank lines (clang's back end prints comments MLIR's leaves out).
 code() { sed 's|[[:space:]]*//.*||' "$1" | grep -v '^[[:space:]]*$'; }
 own=() ownisa=() ptxas4=() fatbin4=() lower=() ptx=() bin75=() chipbin=() link=() ours=() isalow=() isabin=() isa_sum=()
@@ -102,7 +104,7 @@ done
 
 # Bazel's own part: the 20 kernels under Bazel, profiled (the helper built first, outside the clock).
 nbazel build //... >/dev/null 2>&1 || { nbazel build //... 2>&1 | tail -20; exit 1; }
-(cd "$repo" && go run ./tests/bench/genkernels -n 20 -terms "$terms" -lang mlir -chips "$(IFS=,; echo "${chips[*]}")" -seed "$(date +%s%N)" -out "$ws") >/dev/null || exit 1
+genkernels mlir -seed "$(now)" || exit 1
 nbazel build //... --profile="$out/build.prof" >/dev/null 2>&1 || exit 1
 nbazel shutdown >/dev/null 2>&1
 sandbox=$(python3 - "$out/build.prof" <<'PY'

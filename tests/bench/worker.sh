@@ -10,13 +10,13 @@ set -uo pipefail
 rounds=${1:-3} terms=${2:-1500}
 # shellcheck source=tests/userrepo.sh
 . "$(dirname "$0")/../userrepo.sh"
+# shellcheck source=tests/bench/kernels.sh
+. "$(dirname "$0")/kernels.sh"
 user_checkout "${BENCH_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_worker}" || exit 1
 user_repo "$repo/tests/bench/workspace" || exit 1
 out=$root/out
 rm -rf "$out"; mkdir -p "$out"
-now() { date +%s%N; }
-genkernels() { (cd "$repo" && go run ./tests/bench/genkernels -n 20 -terms "$terms" -lang both -seed "$(now)" -out "$ws") >/dev/null; }
-genkernels || exit 1
+genkernels both -seed "$(now)" || exit 1
 nbazel build //... >/dev/null 2>&1 || { nbazel build //... 2>&1 | tail -20; exit 1; }
 nbazel build //... --@rules_gpu//gpu:worker >/dev/null 2>&1 || exit 1  # the worker's params files' configuration
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -25,7 +25,7 @@ for r in $(seq "$rounds"); do
   for mode in processes worker; do
     flags=()
     [ "$mode" = worker ] && flags=(--@rules_gpu//gpu:worker --worker_sandboxing)
-    genkernels || exit 1
+    genkernels both -seed "$(now)" || exit 1
     s=$(now)
     nbazel build //... "${flags[@]}" --execution_log_json_file="$out/$mode.json" >"$out/$mode.log" 2>&1 || { tail -20 "$out/$mode.log"; exit 1; }
     times[$mode]+="$(awk -v n=$(($(now) - s)) 'BEGIN { printf "%.2f", n / 1e9 }') "

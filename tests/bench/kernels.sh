@@ -1,0 +1,42 @@
+# kernels.sh — sourced, not run: the generated kernels and MLIR's own pipeline over them, as the
+# benchmarks that build bench.sh's workspace share them (bench.sh, mlirsteps.sh, sandboxes.sh,
+# worker.sh). The sourcing script has sourced userrepo.sh and called user_checkout and user_repo
+# ($repo, $ws), and may set terms (default 1500).
+#
+#   bench_chips             the chips every kernel is built for
+#   now                     nanoseconds since the epoch
+#   genkernels LANG [ARG..] 20 kernels of $terms terms in LANG (mlir, cuda or both) and their
+#                           BUILD.bazel, written into $ws; ARGs go to tests/bench/genkernels (-seed N:
+#                           the same kernels with new constants, so that every GPU action is new)
+#   mlir_pipeline FORMAT    MLIR's own pipeline for bench_chips: nvvm-attach-target per chip, the device
+#                           lowering, gpu-module-to-binary{format=FORMAT}
+#   mlir_own DIR            that pipeline (fatbin) over $ws/k*.mlir, one mlir-opt-21 per kernel,
+#                           $(nproc) at a time, writing into DIR
+#   server_cpu PID          the Bazel server's own CPU ms and its reaped children's (its actions'), from
+#                           /proc
+
+bench_chips=(sm_75 sm_80 sm_86 sm_90)
+
+now() { date +%s%N; }
+
+genkernels() {
+  local lang=${1:?usage: genkernels LANG [ARG...]}
+  shift
+  (cd "$repo" && go run ./tests/bench/genkernels -n 20 -terms "${terms:-1500}" -lang "$lang" \
+    -chips "$(IFS=,; echo "${bench_chips[*]}")" -out "$ws" "$@") >/dev/null
+}
+
+mlir_pipeline() {
+  local c attach=""
+  for c in "${bench_chips[@]}"; do attach+="nvvm-attach-target{chip=$c O=3},"; done
+  echo "builtin.module(${attach}gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts),reconcile-unrealized-casts,gpu-module-to-binary{format=${1:?usage: mlir_pipeline FORMAT}})"
+}
+
+mlir_own() {
+  printf '%s\n' "$ws"/k*.mlir | CUDA_ROOT=${CUDA_ROOT:-/usr/lib/cuda} xargs -P "$(nproc)" -I{} \
+    sh -c 'mlir-opt-21 "$0" --pass-pipeline="$2" -o "$1/$(basename "$0").own.mlir"' {} "${1:?usage: mlir_own DIR}" "$(mlir_pipeline fatbin)"
+}
+
+server_cpu() {
+  awk -v tk="$(getconf CLK_TCK)" '{ printf "%d %d\n", ($14 + $15) * 1000 / tk, ($16 + $17) * 1000 / tk }' "/proc/${1:?usage: server_cpu PID}/stat"
+}
