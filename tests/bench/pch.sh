@@ -14,8 +14,9 @@
 #   - a -D on the compile that the PCH was made without: a macro that the headers could depend on;
 #   - a PCH made in one directory from a header there, named by a relative path, then loaded in
 #     another with the same relative paths: two Bazel sandboxes, which see the execroot's files (a
-#     hermetic toolkit's headers) at different absolute paths; and the same without clang's
-#     validation of the PCH's input files.
+#     hermetic toolkit's headers) at different absolute paths; the same without clang's validation
+#     of the PCH's input files; and the same with every path clang sees under a fixed virtual root
+#     (-ivfsoverlay): are two directories' PCHs the same bytes, and is a moved one accepted?
 # Prints Markdown (docs/benchmarks.md keeps it). Runs inside the build environment:
 #   env/env.sh run tests/bench/pch.sh
 set -uo pipefail
@@ -76,6 +77,37 @@ for k in k1 k2; do
   if (cd s2 && clang sm_80 -S -I hdr -include extra.h -Xclang -fno-validate-pch $(usepch moved.pch) -o /dev/null "../$k.cu" 2>../nv.err); then novalidate+=("accepted")
   else novalidate+=("refused: $(grep -m1 -o 'error: .*' "$out/nv.err" | sed "s|$out/||g")"); fi
 done
+# The same through clang's virtual file system: every path clang sees is under a fixed root
+# (/rgpu), mapped onto the directory by an overlay at the same relative path in each (-ivfsoverlay).
+# The driver looks for its input on the real file system, so this runs its -cc1 command (-###)
+# with the main file and the overlay virtual. Made in two directories (are the PCHs the same bytes?),
+# then one moved and loaded by a source that includes cuda_runtime.h, <cmath> and a header in the PCH.
+for d in v1 v2; do
+  mkdir -p "$d/hdr" "$d/pch" && printf '#pragma once\n__device__ inline float twice(float x) { return 2 * x; }\n' >"$d/hdr/extra.h"
+  : >"$d/pch/nothing.cu"
+  printf '#include <cuda_runtime.h>\n#include <cmath>\n#include "extra.h"\n__global__ void k(float *x) { x[threadIdx.x] = twice(std::sqrt(x[threadIdx.x])); }\n' >"$d/k.cu"
+  printf '{"version":0,"case-sensitive":"true","use-external-names":false,"roots":[{"name":"/rgpu","type":"directory-remap","external-contents":"%s"}]}\n' "$out/$d" >"$d/overlay.yaml"
+done
+# vcc1 DIR MAIN OUT [CC1ARG...]: in DIR, the driver's -cc1 command for MAIN (a relative path) to OUT,
+# run with MAIN as /rgpu/MAIN and DIR's overlay
+vcc1() {
+  local d=$1 main=$2 o=$3 a
+  shift 3
+  # shellcheck disable=SC2016
+  mapfile -t a < <(cd "$d" && clang sm_80 -S -isystem /rgpu/hdr -o OUT.s "$main" -### 2>&1 | grep -F '"-cc1"' |
+    python3 -c 'import shlex, sys; print("\n".join(shlex.split(sys.stdin.read())))')
+  a=("${a[@]/#$main//rgpu/$main}") && a=("${a[@]/#OUT.s/$o}")
+  (cd "$d" && "${a[@]}" -ivfsoverlay overlay.yaml -fno-pch-timestamp "$@")
+}
+vfs="not made"
+if vcc1 v1 pch/nothing.cu p.pch -emit-pch && vcc1 v2 pch/nothing.cu p.pch -emit-pch; then
+  cmp -s v1/p.pch v2/p.pch && vfs="the PCHs made in two directories are byte-identical" || vfs="the PCHs made in two directories differ"
+  mv v1 v3 && sed -i "s|$out/v1|$out/v3|" v3/overlay.yaml
+  if vcc1 v3 k.cu k.pch.ptx -include-pch /rgpu/p.pch 2>"$out/vfs.err" && vcc1 v3 k.cu k.ptx; then
+    cmp -s v3/k.ptx v3/k.pch.ptx && vfs+="; one moved is accepted, and the PTX is the same as without it" || vfs+="; one moved is accepted, but the PTX differs"
+    (cd v3 && clang sm_80 -S -I hdr -o plain.ptx k.cu) && cmp -s v3/plain.ptx v3/k.ptx || vfs+=" (and the overlay's PTX is not the plain driver's)"
+  else vfs+="; one moved is refused: $(grep -m1 -o 'error: .*' "$out/vfs.err" | sed "s|$out/||g")"; fi
+fi
 cat <<EOF
 Machine: $(nproc) cores, load average after: $(cut -d' ' -f1-3 /proc/loadavg); $(clang-21 --version | head -1); CUDA $(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p'). CPU ms (user + system), medians of $runs, interleaved; sm_80, -O3.
 
@@ -87,4 +119,5 @@ Building the PCH (the driver's implicit includes, for sm_80): $(median "${b[@]}"
 - Another chip's PCH (sm_80's, for sm_86): $chip.
 - A -D on the compile that the PCH was made without: $define.
 - A PCH made in one directory from a header there (by a relative path), loaded in another with the same relative paths (two Bazel sandboxes): $moved. With -fno-validate-pch: a source that includes none of the PCH's headers: ${novalidate[0]}; one that includes one of them: ${novalidate[1]}.
+- The same through clang's virtual file system (every path under a fixed root, /rgpu, mapped onto the directory by an overlay at the same relative path; the driver's -cc1 command): $vfs.
 EOF
