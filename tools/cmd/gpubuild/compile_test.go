@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile/atomicfiletest"
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 	"github.com/rulesgpu/rules_gpu/tools/internal/toolfind"
 )
 
@@ -64,11 +65,7 @@ func fakeMachine(t *testing.T) (cudaBin, llvmBin string) {
 // writeSource writes a source file into a new directory and returns its path.
 func writeSource(t *testing.T, name, text string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testtool.WriteFile(t, t.TempDir(), name, text)
 }
 
 // toolArgs reads the arguments a fake tool was run with.

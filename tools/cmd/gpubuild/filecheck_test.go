@@ -1,10 +1,11 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 // gpubuild filecheck reads standard input (or --input-file) and exits as FileCheck: 0 when the
@@ -12,14 +13,7 @@ import (
 // an empty input.
 func TestFilecheck(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		t.Helper()
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return testtool.WriteFile(t, dir, name, text) }
 	check := write("k.mlir", "// RUN: mlir-opt %s | FileCheck %s\n// CHECK-LABEL: func @k\n// CHECK-NEXT: [[V:%[0-9]+]] = arith.addi\n// CHECK: return [[V]]\n")
 	foo := write("foo.txt", "# FOO: alpha\n# BAR: beta\n")
 	input := write("in.txt", "func @k() {\n  %0 = arith.addi %a, %b\n  return %0\n}\n")

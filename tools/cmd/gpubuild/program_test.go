@@ -372,13 +372,7 @@ func TestLinkProgram(t *testing.T) {
 func TestCompileProgramErrors(t *testing.T) {
 	p := findProgramTools(t)
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
+	write := func(name, text string) string { return testtool.WriteFile(t, dir, name, text) }
 	quoted := write("quoted.mlir", strings.ReplaceAll(programSrc, "@alpha", `@"my kernels"`))
 	noGPU := write("none.mlir", "func.func @main() {\n  return\n}\n")
 	stray := filepath.Join(dir, "stray")

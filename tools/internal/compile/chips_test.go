@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 // ptxCode is PTX less its comments and blank lines: LLVM's back end in clang prints comments that
@@ -154,13 +155,7 @@ func TestLowerToPTXErrors(t *testing.T) {
 	tools := findTools(t)
 	tk := chip.Toolkit{Major: 12, Minor: 4}
 	tmp := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(tmp, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return testtool.WriteFile(t, tmp, name, text) }
 	noKernel := write("nokernel.mlir", "gpu.module @k {\n  gpu.func @f() { gpu.return }\n}\n")
 	bad := write("bad.mlir", "gpu.module @k {\n  gpu.func @f() kernel { %x = arith.addf }\n}\n")
 	two := write("two.mlir", twoModules)

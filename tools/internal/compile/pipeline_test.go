@@ -9,10 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
-
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 // findTools finds the pipeline's tools: from the environment (set by the Bazel test to runfiles
@@ -170,13 +169,7 @@ func TestPipelineFastMath(t *testing.T) {
 func TestPipelineErrors(t *testing.T) {
 	tools := findTools(t)
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return testtool.WriteFile(t, dir, name, text) }
 	two := write("two.mlir", "module attributes {gpu.container_module} {\n  gpu.module @a {\n  }\n  gpu.module @b {\n  }\n}\n")
 	for _, tc := range []struct {
 		name   string

@@ -61,16 +61,6 @@ func programNames() []string {
 	return names
 }
 
-// writeFile writes text to dir/name and returns the path.
-func writeFile(t *testing.T, dir, name, text string) string {
-	t.Helper()
-	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // dirNames lists a directory's entries; nil when it does not exist.
 func dirNames(t *testing.T, dir string) []string {
 	t.Helper()
@@ -101,7 +91,7 @@ func withExt(names []string, ext string) []string {
 // lowerProgram lowers program into a new directory, DIR/ll, and returns it.
 func lowerProgram(t *testing.T, tools Tools) string {
 	t.Helper()
-	src := writeFile(t, t.TempDir(), "prog.mlir", program)
+	src := testtool.WriteFile(t, t.TempDir(), "prog.mlir", program)
 	out := filepath.Join(t.TempDir(), "ll")
 	if _, err := tools.LowerProgram(context.Background(), Job{Target: "//t:prog", Src: src, Out: out}); err != nil {
 		t.Fatal(err)
@@ -126,7 +116,7 @@ func TestLowerProgram(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			src := "testdata/launch.mlir"
 			if tc.src != "" {
-				src = writeFile(t, t.TempDir(), "prog.mlir", tc.src)
+				src = testtool.WriteFile(t, t.TempDir(), "prog.mlir", tc.src)
 			}
 			parent := t.TempDir()
 			out := filepath.Join(parent, "ll")
@@ -201,7 +191,7 @@ func TestLowerProgramErrors(t *testing.T) {
 		{"malformed", "module {\n  gpu.module @k {\n    gpu.func @f( kernel {\n", []string{"lower to NVVM", "mlir-opt"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			src := writeFile(t, t.TempDir(), "prog.mlir", tc.src)
+			src := testtool.WriteFile(t, t.TempDir(), "prog.mlir", tc.src)
 			parent := t.TempDir()
 			out := filepath.Join(parent, "ll")
 			names, err := tools.LowerProgram(context.Background(), Job{Target: "//t:prog", Src: src, Out: out})
@@ -221,8 +211,8 @@ func TestLowerProgramErrors(t *testing.T) {
 	// An output directory that holds a file this run does not write (an earlier version's module)
 	// is refused, and the file is kept.
 	out := t.TempDir()
-	stale := writeFile(t, out, "old_kernel.ll", "; an earlier version's module\n")
-	if _, err := tools.LowerProgram(context.Background(), Job{Target: "//t:prog", Src: writeFile(t, t.TempDir(), "prog.mlir", program), Out: out}); err == nil ||
+	stale := testtool.WriteFile(t, out, "old_kernel.ll", "; an earlier version's module\n")
+	if _, err := tools.LowerProgram(context.Background(), Job{Target: "//t:prog", Src: testtool.WriteFile(t, t.TempDir(), "prog.mlir", program), Out: out}); err == nil ||
 		!strings.Contains(err.Error(), "holds old_kernel.ll, which is not a module of this program: give an empty directory, or remove it") {
 		t.Errorf("into a directory with a stale module: %v", err)
 	}
@@ -339,7 +329,7 @@ func TestCompileProgramErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := t.TempDir()
 			for name, text := range tc.files {
-				writeFile(t, in, name, text)
+				testtool.WriteFile(t, in, name, text)
 			}
 			parent := t.TempDir()
 			format := tc.format
@@ -430,7 +420,7 @@ func TestHost(t *testing.T) {
 		}
 		binaries[m.name] = data
 	}
-	src := writeFile(t, t.TempDir(), "prog.mlir", program)
+	src := testtool.WriteFile(t, t.TempDir(), "prog.mlir", program)
 	outDir := t.TempDir()
 	obj := filepath.Join(outDir, "prog.o")
 	if err := tools.Host(context.Background(), HostJob{Target: "//t:prog", Src: src, Binaries: binaries, Chip: "sm_80", O: 2, Out: obj}); err != nil {
@@ -476,7 +466,7 @@ func TestHostMain(t *testing.T) {
 		{"argc and argv", "  func.func @main(%argc: i32, %argv: !llvm.ptr) {\n" + launch + "    return\n  }\n", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			src := writeFile(t, t.TempDir(), "prog.mlir", "module attributes {gpu.container_module} {\n"+module+tc.main+"}\n")
+			src := testtool.WriteFile(t, t.TempDir(), "prog.mlir", "module attributes {gpu.container_module} {\n"+module+tc.main+"}\n")
 			obj := filepath.Join(t.TempDir(), "prog.o")
 			err := tools.Host(context.Background(), HostJob{Src: src, Binaries: map[string][]byte{"main_kernel": []byte("not checked")}, Chip: "sm_80", Out: obj})
 			if err != nil {
@@ -544,7 +534,7 @@ func TestHostErrors(t *testing.T) {
 			if tc.tools != nil {
 				tl = *tc.tools
 			}
-			src := writeFile(t, t.TempDir(), "prog.mlir", tc.src)
+			src := testtool.WriteFile(t, t.TempDir(), "prog.mlir", tc.src)
 			dir := t.TempDir()
 			err := tl.Host(context.Background(), HostJob{Target: "//t:prog", Src: src, Binaries: tc.binaries, Chip: "sm_80", Out: filepath.Join(dir, "prog.o")})
 			if err == nil {
@@ -652,7 +642,7 @@ func TestWrapMainLLC(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
-		ll := writeFile(t, dir, "host.ll", string(out))
+		ll := testtool.WriteFile(t, dir, "host.ll", string(out))
 		obj := filepath.Join(dir, "host.o")
 		if msg, err := exec.Command(llc, "-mtriple=x86_64-unknown-linux-gnu", "-filetype=obj", "-relocation-model=pic", ll, "-o", obj).CombinedOutput(); err != nil {
 			t.Fatalf("llc refuses wrapMain's output: %v\n%s\n%s", err, msg, out)

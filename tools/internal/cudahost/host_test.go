@@ -224,13 +224,7 @@ func TestFatbinProgram(t *testing.T) {
 func TestHostErrors(t *testing.T) {
 	tools := hostTools(t)
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return testtool.WriteFile(t, dir, name, text) }
 	ok := write("ok.cu", "__global__ void k() {}\n")
 	byHand := tools
 	byHand.Missing = func(tool, path string) string { return "no " + tool + "; pass --" + tool }

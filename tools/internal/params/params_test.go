@@ -1,21 +1,16 @@
 package params
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 func TestExpand(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, text string) string { return testtool.WriteFile(t, dir, name, text) }
 	plain := write("plain", "--chip\nsm_90\n")
 	quoted := write("quoted", "--opt\n'a b'\n'it'\\''s'\n")
 	empty := write("empty", "")

@@ -1,7 +1,8 @@
-// Package testtool finds the external tools that tests run (ptxas, cuobjdump, mlir-opt-21, ...): from
-// an environment variable, which Bazel tests set to a runfiles path of the toolchain's tool, or else
-// on PATH, as in the build environment (env/env.sh run go test ./...). A test whose tool is not
-// there is skipped, saying how to get it.
+// Package testtool is what the helper's tests share: it finds the external tools that they run
+// (ptxas, cuobjdump, mlir-opt-21, ...): from an environment variable, which Bazel tests set to a
+// runfiles path of the toolchain's tool, or else on PATH, as in the build environment (env/env.sh
+// run go test ./...), a test whose tool is not there being skipped, saying how to get it; and it
+// writes their input files.
 package testtool
 
 import (
@@ -32,4 +33,14 @@ func Find(t testing.TB, env, name string) string {
 		t.Fatal(err)
 	}
 	return abs
+}
+
+// WriteFile writes text to dir/name and returns that path; it fails t when it cannot.
+func WriteFile(t testing.TB, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -30,3 +30,14 @@ func TestFind(t *testing.T) {
 		t.Errorf("runfiles path: %s, want %s", got, tool)
 	}
 }
+
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	p := WriteFile(t, dir, "k.mlir", "gpu.module @k {}\n")
+	if p != filepath.Join(dir, "k.mlir") {
+		t.Errorf("path %s, want %s", p, filepath.Join(dir, "k.mlir"))
+	}
+	if b, err := os.ReadFile(p); err != nil || string(b) != "gpu.module @k {}\n" {
+		t.Errorf("read back %q, %v", b, err)
+	}
+}
