@@ -30,15 +30,6 @@ out=$root/out
 chips=("${bench_chips[@]}")
 rm -rf "$out"; mkdir -p "$out"
 genkernels both || exit 1
-secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
-# stats V...: median, min and max
-stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f s (min %.2f, max %.2f)", m, v[1], v[NR] }'; }
-# ratio "A..." "B...": the median of the repeats' A/B (each repeat's two builds ran on the same
-# sources, one after the other), with the smallest and largest
-ratio() {
-  paste -d' ' <(tr ' ' '\n' <<<"$1") <(tr ' ' '\n' <<<"$2") | awk 'NF == 2 { print $1 / $2 }' | sort -g |
-    awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f (%.2f-%.2f)", m, v[1], v[NR] }'
-}
 # new_sources: the same kernels with new constants, so that every GPU action is new to Bazel (a
 # comment would not do: it does not reach the LLVM IR an MLIR module is lowered to once).
 new_sources() { genkernels both -seed "$(now)" || exit 1; }
@@ -177,9 +168,9 @@ Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | s
 | clean build of the GPU code | wall time | CPU time | wall ratio | CPU ratio |
 |---|---|---|---|---|
 | 20 CUDA C++ kernels, nvcc -fatbin, 5 -gencode, $(nproc) at a time | $(stats "${t_nvcc[@]}") | $(stats "${u_nvcc[@]}") | 1 | 1 |
-| 20 CUDA C++ kernels, rules_gpu (Bazel) | $(stats "${t_cu[@]}") | $(stats "${u_cu[@]}") | $(ratio "${t_cu[*]}" "${t_nvcc[*]}") | $(ratio "${u_cu[*]}" "${u_nvcc[*]}") |
+| 20 CUDA C++ kernels, rules_gpu (Bazel) | $(stats "${t_cu[@]}") | $(stats "${u_cu[@]}") | $(ratios "${t_cu[*]}" "${t_nvcc[*]}") | $(ratios "${u_cu[*]}" "${u_nvcc[*]}") |
 | 20 MLIR kernels, mlir-opt-21 gpu-module-to-binary (fatbin, 4 targets), $(nproc) at a time | $(stats "${t_mlir_own[@]}") | $(stats "${u_mlir_own[@]}") | 1 | 1 |
-| 20 MLIR kernels, rules_gpu (Bazel), after the CUDA ones | $(stats "${t_mlir[@]}") | $(stats "${u_mlir[@]}") | $(ratio "${t_mlir[*]}" "${t_mlir_own[*]}") | $(ratio "${u_mlir[*]}" "${u_mlir_own[*]}") |
+| 20 MLIR kernels, rules_gpu (Bazel), after the CUDA ones | $(stats "${t_mlir[@]}") | $(stats "${u_mlir[@]}") | $(ratios "${t_mlir[*]}" "${t_mlir_own[*]}") | $(ratios "${u_mlir[*]}" "${u_mlir_own[*]}") |
 | all 40 targets, rules_gpu (Bazel) | $(stats "${t_all[@]}") | $(stats "${u_all[@]}") | | |
 
 Ratios: the median of the repeats' ratios (smallest-largest); in each repeat both builds ran on the same sources, one after the other. CPU time: user + system; for Bazel, its server's own and its actions' processes'.

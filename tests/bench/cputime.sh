@@ -1,6 +1,9 @@
 # cputime.sh — sourced by the benchmarks that count CPU time rather than wall time (mlirsteps.sh,
-# resident.sh): CPU time changes much less than wall time when other work shares the machine.
-# The sourcing script sets $out, a scratch directory.
+# pch.sh, resident.sh): CPU time changes much less than wall time when other work shares the
+# machine. The sourcing script sets $out, a scratch directory. It sources stats.sh (median, ...).
+
+# shellcheck source=tests/bench/stats.sh
+. "$(dirname "${BASH_SOURCE[0]}")/stats.sh"
 
 # cpu CMD...: the CPU milliseconds (user + system) CMD and its children took; fails with CMD's
 # error output.
@@ -10,6 +13,3 @@ cpu() {
     { echo "$(basename "$0"): failed: $* $(cat "$out/err")" >&2; return 1; }
   awk -v t="$t" 'BEGIN { split(t, x, " "); printf "%d", (x[1] + x[2]) * 1000 }'
 }
-
-# median N...: the median of integers (the lower mean of the middle two for an even count).
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }

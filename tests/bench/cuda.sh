@@ -20,6 +20,8 @@ set -uo pipefail
 repeats=${1:-3}
 # shellcheck source=tests/userrepo.sh
 . "$(dirname "$0")/../userrepo.sh"
+# shellcheck source=tests/bench/stats.sh
+. "$(dirname "$0")/stats.sh"
 user_checkout "${BENCH_CUDA_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_bench_cuda}" || exit 1
 # The workspace is the checkout itself, with its own MODULE.bazel and .bazelrc (nbazel builds in $ws).
 ws=$repo
@@ -39,12 +41,6 @@ if [ "$(sort <<<"$want")" != "$(mk -s sources | sort)" ]; then
 fi
 mapfile -t srcs <<<"$all"
 for f in "${srcs[@]}"; do mkdir -p "$out/orig/$(dirname "$f")" && cp "$ex/$f" "$out/orig/$f" || exit 1; done
-now() { date +%s%N; }
-secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
-# stats V...: median, min and max
-stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f s (min %.2f, max %.2f)", m, v[1], v[NR] }'; }
-median() { stats "$@" | cut -d' ' -f1; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 # stamp SRC: SRC as checked out plus a __device__ variable with a new value. The value reaches the
 # device code (PTX and cubins of every chip) and the host object (which registers the variable), so
 # every action downstream of SRC has new inputs and re-runs, under Bazel as under make; a comment

@@ -9,12 +9,13 @@
 set -euo pipefail
 runs=${1:-6} terms=${2:-1500}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/bench/stats.sh
+. "$(dirname "$0")/stats.sh"
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 (cd "$repo" && go run ./tests/bench/genkernels -n 1 -terms "$terms" -lang cuda -chips sm_80 -out "$d/ws") >/dev/null
 cd "$d"
 clang=(clang-21 -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -O3 --cuda-path=/usr/lib/cuda -Wno-unknown-cuda-version)
 ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
-median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 a=() b=()
 for _ in $(seq "$runs"); do
   s=$(date +%s%N)

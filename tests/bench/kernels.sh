@@ -1,10 +1,9 @@
 # kernels.sh — sourced, not run: the generated kernels and MLIR's own pipeline over them, as the
 # benchmarks that build bench.sh's workspace share them (bench.sh, mlirsteps.sh, sandboxes.sh,
 # worker.sh). The sourcing script has sourced userrepo.sh and called user_checkout and user_repo
-# ($repo, $ws), and may set terms (default 1500).
+# ($repo, $ws), and may set terms (default 1500). It sources stats.sh (now, median, stats, ...).
 #
 #   bench_chips             the chips every kernel is built for
-#   now                     nanoseconds since the epoch
 #   genkernels LANG [ARG..] 20 kernels of $terms terms in LANG (mlir, cuda or both) and their
 #                           BUILD.bazel, written into $ws; ARGs go to tests/bench/genkernels (-seed N:
 #                           the same kernels with new constants, so that every GPU action is new)
@@ -15,9 +14,10 @@
 #   server_cpu PID          the Bazel server's own CPU ms and its reaped children's (its actions'), from
 #                           /proc
 
-bench_chips=(sm_75 sm_80 sm_86 sm_90)
+# shellcheck source=tests/bench/stats.sh
+. "$(dirname "${BASH_SOURCE[0]}")/stats.sh"
 
-now() { date +%s%N; }
+bench_chips=(sm_75 sm_80 sm_86 sm_90)
 
 genkernels() {
   local lang=${1:?usage: genkernels LANG [ARG...]}

@@ -17,6 +17,8 @@ set -uo pipefail
 repeats=${1:-3}
 # shellcheck source=tests/userrepo.sh
 . "$(dirname "$0")/../userrepo.sh"
+# shellcheck source=tests/bench/stats.sh
+. "$(dirname "$0")/stats.sh"
 user_checkout "${BENCH_MLIR_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_bench_mlir}" || exit 1
 ws=$repo
 out=$root/out
@@ -38,11 +40,6 @@ for block in sys.stdin.read().split("\n)\n"):
             print(src.group(1), c)
 ' >"$out/chips.txt"
 [ -s "$out/chips.txt" ] || { echo "mlir.sh: no chips read from the gpu_binary targets" >&2; exit 1; }
-now() { date +%s%N; }
-secs() { awk -v ns="$1" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
-stats() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.2f s (min %.2f, max %.2f)", m, v[1], v[NR] }'; }
-median() { stats "$@" | cut -d' ' -f1; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 # stamp: every program as checked out plus one more gpu.module whose kernel stores a new constant,
 # inside the top-level module (before the file's last "}"). The constant reaches every chip's
 # code, so every action of every program re-runs, under Bazel as for MLIR; a comment would not do

@@ -47,7 +47,7 @@ for k in k1 k100 k1500; do
   done
   cmp -s "$k.ptx" "$k.pch.ptx" || { echo "pch.sh: $k.cu: the PTX with the PCH differs from the PTX without" >&2; exit 1; }
   w=$(median "${without[@]}") p=$(median "${with[@]}")
-  rows+="| $k.cu ($(grep -c . "$k.cu") lines) | $w | $p | $((w - p)) |"$'\n'
+  rows+="| $k.cu ($(grep -c . "$k.cu") lines) | $w | $p | $(awk -v w="$w" -v p="$p" 'BEGIN { print w - p }') |"$'\n'
 done
 
 # What one PCH may serve.

@@ -19,7 +19,6 @@ rm -rf "$out"; mkdir -p "$out"
 genkernels both -seed "$(now)" || exit 1
 nbazel build //... >/dev/null 2>&1 || { nbazel build //... 2>&1 | tail -20; exit 1; }
 nbazel build //... --@rules_gpu//gpu:worker >/dev/null 2>&1 || exit 1  # the worker's params files' configuration
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 declare -A times
 for r in $(seq "$rounds"); do
   for mode in processes worker; do
