@@ -24,6 +24,8 @@ repeats=${1:-3} terms=${2:-1500}
 . "$(dirname "$0")/../servers.sh"
 # shellcheck source=tests/bench/kernels.sh
 . "$(dirname "$0")/kernels.sh"
+# shellcheck source=tests/bench/cputime.sh
+. "$(dirname "$0")/cputime.sh"
 user_checkout "${BENCH_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_bench}" || exit 1
 user_repo "$repo/tests/bench/workspace" || exit 1
 out=$root/out
@@ -33,25 +35,6 @@ genkernels both || exit 1
 # new_sources: the same kernels with new constants, so that every GPU action is new to Bazel (a
 # comment would not do: it does not reach the LLVM IR an MLIR module is lowered to once).
 new_sources() { genkernels both -seed "$(now)" || exit 1; }
-# bazel_build ARGS...: a timed build; sets wall (s) and cpu (s: the Bazel server's own CPU and its
-# actions' processes', from /proc).
-bazel_build() {
-  local pid a0 c0 a1 c1 s
-  pid=$(nbazel info server_pid 2>/dev/null) && read -r a0 c0 < <(server_cpu "$pid") || return 1
-  s=$(now)
-  nbazel build "$@" >/dev/null 2>&1 || return 1
-  wall=$(secs $(($(now) - s)))
-  read -r a1 c1 < <(server_cpu "$pid") || return 1
-  cpu=$(awk -v ms=$((a1 - a0 + c1 - c0)) 'BEGIN { printf "%.2f", ms / 1e3 }')
-}
-# timed CMD...: sets wall (s) and cpu (s: user + system of CMD and its children).
-timed() {
-  local t s
-  s=$(now)
-  t=$( { TIMEFORMAT='%3U %3S'; time "$@" >/dev/null 2>"$out/err"; } 2>&1 ) || { cat "$out/err" >&2; return 1; }
-  wall=$(secs $(($(now) - s)))
-  cpu=$(awk -v t="$t" 'BEGIN { split(t, x, " "); printf "%.2f", x[1] + x[2] }')
-}
 
 user_gpubuild "$out/gpubuild" || exit 1
 g=$out/gpubuild

@@ -11,8 +11,9 @@
 #                           lowering, gpu-module-to-binary{format=FORMAT}
 #   mlir_own DIR            that pipeline (fatbin) over $ws/k*.mlir, one mlir-opt-21 per kernel,
 #                           $(nproc) at a time, writing into DIR
-#   server_cpu PID          the Bazel server's own CPU ms and its reaped children's (its actions'), from
-#                           /proc
+#   bazel_build ARG...      nbazel build ARG..., timed: sets wall (s), and from /proc the Bazel
+#                           server's own CPU (server_cpu, s), its actions' processes' (actions_cpu,
+#                           s: the server's reaped children) and their sum (cpu, s)
 
 # shellcheck source=tests/bench/stats.sh
 . "$(dirname "${BASH_SOURCE[0]}")/stats.sh"
@@ -37,6 +38,19 @@ mlir_own() {
     sh -c 'mlir-opt-21 "$0" --pass-pipeline="$2" -o "$1/$(basename "$0").own.mlir"' {} "${1:?usage: mlir_own DIR}" "$(mlir_pipeline fatbin)"
 }
 
-server_cpu() {
-  awk -v tk="$(getconf CLK_TCK)" '{ printf "%d %d\n", ($14 + $15) * 1000 / tk, ($16 + $17) * 1000 / tk }' "/proc/${1:?usage: server_cpu PID}/stat"
+# _server_cpu PID: the process's own CPU ms and its reaped children's
+_server_cpu() {
+  awk -v tk="$(getconf CLK_TCK)" '{ printf "%d %d\n", ($14 + $15) * 1000 / tk, ($16 + $17) * 1000 / tk }' "/proc/$1/stat"
+}
+
+bazel_build() {
+  local pid a0 c0 a1 c1 s
+  pid=$(nbazel info server_pid 2>/dev/null) && read -r a0 c0 < <(_server_cpu "$pid") || return 1
+  s=$(now)
+  nbazel build "$@" >/dev/null 2>&1 || return 1
+  wall=$(secs $(($(now) - s)))
+  read -r a1 c1 < <(_server_cpu "$pid") || return 1
+  server_cpu=$(awk -v ms=$((a1 - a0)) 'BEGIN { printf "%.2f", ms / 1e3 }')
+  actions_cpu=$(awk -v ms=$((c1 - c0)) 'BEGIN { printf "%.2f", ms / 1e3 }')
+  cpu=$(awk -v ms=$((a1 - a0 + c1 - c0)) 'BEGIN { printf "%.2f", ms / 1e3 }')
 }

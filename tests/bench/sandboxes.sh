@@ -26,14 +26,9 @@ echo "|---|---|---|---|---|"
 for r in $(seq "$rounds"); do
   for o in "${options[@]}"; do
     genkernels mlir -seed "$(now)" || exit 1
-    pid=$(nbazel info server_pid 2>/dev/null)
-    read -r a0 c0 < <(server_cpu "$pid")
-    s=$(now)
     # shellcheck disable=SC2086 # the options are words
-    nbazel build //... $o >/dev/null 2>&1 || { echo "sandboxes.sh: the build with $o fails" >&2; exit 1; }
-    w=$(($(now) - s))
-    read -r a1 c1 < <(server_cpu "$pid")
-    awk -v r="$r" -v o="$o" -v w="$w" -v a=$((a1 - a0)) -v c=$((c1 - c0)) 'BEGIN { printf "| %s | Bazel `%s` | %.1f | %.1f | %.1f |\n", r, o, w / 1e9, a / 1e3, c / 1e3 }'
+    bazel_build //... $o || { echo "sandboxes.sh: the build with $o fails" >&2; exit 1; }
+    echo "| $r | Bazel \`$o\` | $wall | $server_cpu | $actions_cpu |"
   done
   TIMEFORMAT='%3R %3U %3S'
   t=$( { time mlir_own "$out"; } 2>&1 ) || exit 1
