@@ -16,8 +16,9 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/toolfind"
 )
 
-const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|isa|offload|llvm] [--toolkit 12.4] [--ptx 7.8]
-                        [-O 3] [--fast] [--ftz] [--module REGEX] [--rdc] [CLANG OPTIONS] [TOOL FLAGS] SRC...
+const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|isa|offload|llvm|pch] [--toolkit 12.4] [--ptx 7.8]
+                        [-O 3] [--fast] [--ftz] [--module REGEX] [--rdc] [--pch PCH --pch-headers LIST]
+                        [CLANG OPTIONS] [TOOL FLAGS] SRC...
   SRC is .mlir, .ll, .bc, .ptx or .cu; OUT "-" is standard output. Formats: bin (a cubin, the
   default), isa (PTX), offload (LLVM bitcode, libdevice linked, optimised), llvm (an MLIR source's
   device code as LLVM IR, for every chip: no --chip). Several sources must all be LLVM IR: llvm-link
@@ -32,6 +33,12 @@ const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|i
   CUDA C++ only: -I DIR, -isystem DIR, -iquote DIR, -idirafter DIR, -include FILE, -D NAME[=VALUE],
   -U NAME (each also joined: -IDIR, -DNAME=1) and -std=c++17 go to clang's device compilation, in
   order, as do other clang options given one by one with --clang-opt (--clang-opt=-Wall).
+  A precompiled header of the headers clang includes into every CUDA C++ source, for one chip, -O
+  and --fast (what clang checks when it loads one): --format pch --pch-headers LIST -o PCH, no SRC;
+  LIST is the list of its headers. A clang compile of CUDA C++ to PTX or a cubin with the same
+  chip, -O and --fast loads it with --pch PCH --pch-headers LIST instead of parsing the headers
+  again (only include directories as clang options; clang refusing the PCH, or an include
+  directory holding a file named as one of its headers, means a compile without it).
   --compiler nvcc compiles CUDA C++ to PTX with the toolkit's nvcc instead of clang (code written for
   nvcc that clang rejects), with the same -I/-D/... options and --nvcc-opt; ptxas makes the cubin.
   MLIR programs (--program; host code and gpu.modules or gpu.launch regions, which are outlined):
@@ -72,6 +79,7 @@ func clangOption(args []string) (name string, n int) {
 type compileFlags struct {
 	common
 	chip, chips, name, format, toolkit, ptx, module, trace string
+	pch, pchHeaders                                        string
 	opt                                                    int
 	fast, ftz, rdc, noKernelOK, program                    bool
 	tools                                                  compile.Tools
@@ -119,6 +127,8 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		f.keepClang("--clang-opt", v)
 		return nil
 	})
+	c.StringVar(&f.pch, "pch", "", "CUDA C++ with clang: load this precompiled header (`PCH`, made by --format pch for the same chip, -O and --fast)")
+	c.StringVar(&f.pchHeaders, "pch-headers", "", "the list (`FILE`) of the headers in the PCH: written with --format pch, read with --pch")
 	c.StringVar(&f.trace, "trace", "", "append one JSON line with the helper's wall time and each tool's to this `FILE` (profiling)")
 	srcs, err := c.parse(args, func(args []string) int {
 		name, n := clangOption(args)
@@ -130,9 +140,14 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	pch := f.format == string(compile.FormatPCH)
 	switch {
-	case len(srcs) == 0:
+	case len(srcs) == 0 && !pch:
 		return c.usageError("no source: give SRC (several only when all are LLVM IR)")
+	case len(srcs) > 0 && pch:
+		return c.usageError("--format pch takes no SRC: the PCH holds the headers clang includes into every CUDA C++ source")
+	case (f.pch != "" || f.pchHeaders != "") && (f.chips != "" || f.program):
+		return c.usageError("--pch and --pch-headers are for CUDA C++ compiles, not --chips or --program")
 	case len(f.origins) > 0 && len(f.origins) != len(srcs):
 		return c.usageError("--origin %d times for %d sources: give it once for each source, or not at all", len(f.origins), len(srcs))
 	case f.out == "":
@@ -144,8 +159,14 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case f.opt < 0 || f.opt > 3:
 		return c.usageError("-O %d: use 0 to 3", f.opt)
 	}
-	job := compile.Job{Target: f.target, Src: srcs[0], Link: srcs[1:], Origin: strings.Join(f.origins, ", "), Out: f.out, Stdout: stdout,
-		O: f.opt, Fast: f.fast, FTZ: f.ftz, RDC: f.rdc, NoKernelOK: f.noKernelOK, PtxasOptions: f.ptxasOpts, ClangOptions: f.clangOpts, Module: f.module}
+	job := compile.Job{Target: f.target, Origin: strings.Join(f.origins, ", "), Out: f.out, Stdout: stdout,
+		O: f.opt, Fast: f.fast, FTZ: f.ftz, RDC: f.rdc, NoKernelOK: f.noKernelOK, PtxasOptions: f.ptxasOpts, ClangOptions: f.clangOpts, Module: f.module,
+		PCH: f.pch, PCHHeaders: f.pchHeaders, Log: stderr}
+	if pch {
+		job.Kind = compile.KindCUDA
+	} else {
+		job.Src, job.Link = srcs[0], srcs[1:]
+	}
 	if f.program {
 		return f.compileProgram(ctx, c, srcs)
 	}

@@ -295,3 +295,48 @@ func TestCompileRealTools(t *testing.T) {
 		t.Errorf("with -I and -D: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 	}
 }
+
+// By hand, on a machine with the toolkit and LLVM: a PCH of clang's CUDA headers (--format pch,
+// no SRC) that a compile of the same chip loads (--pch) without a word, making the same cubin;
+// what cannot make or load one is a usage error.
+func TestCompilePCH(t *testing.T) {
+	if (toolfind.Machine{}).FindCUDA("").Ptxas == "" || (toolfind.Machine{}).FindLLVM().Bin == "" {
+		t.Skip("no CUDA toolkit and LLVM with MLIR here: run in the build environment (env/env.sh run go test ./...)")
+	}
+	dir := t.TempDir()
+	src := writeSource(t, "k.cu", "#include <cmath>\n__global__ void k(float *x) { x[threadIdx.x] = std::sqrt(x[threadIdx.x]); }\n")
+	pch, headers := filepath.Join(dir, "sm_90.pch"), filepath.Join(dir, "sm_90.pch.headers")
+	if code, stdout, stderr := gpubuild(t, "compile", "--format", "pch", "--chip", "sm_90", "--pch-headers", headers, "-o", pch); code != 0 || stdout+stderr != "" {
+		t.Fatalf("--format pch: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	with, without := filepath.Join(dir, "with.cubin"), filepath.Join(dir, "without.cubin")
+	if code, stdout, stderr := gpubuild(t, "compile", "--chip", "sm_90", "--pch", pch, "--pch-headers", headers, "-o", with, src); code != 0 || stdout+stderr != "" {
+		t.Fatalf("--pch: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	if code, _, stderr := gpubuild(t, "compile", "--chip", "sm_90", "-o", without, src); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	a, _ := os.ReadFile(with)
+	b, _ := os.ReadFile(without)
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("the cubin with the PCH (%d bytes) is not the cubin without it (%d bytes)", len(a), len(b))
+	}
+	out := filepath.Join(dir, "no.ptx")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "pch", "--chip", "sm_90", "--pch-headers", headers, "-o", out, src}, "--format pch takes no SRC"},
+		{[]string{"--format", "isa", "--chips", "sm_80,sm_90", "--pch", pch, "-o", dir, src}, "--pch and --pch-headers are for CUDA C++ compiles, not --chips"},
+		{[]string{"--chip", "sm_90", "--pch", pch, "--pch-headers", headers, "-DX=1", "-o", out, src}, "clang option -DX=1"},
+		{[]string{"--chip", "sm_90", "--pch", pch, "-o", out, src}, "needs the list of the headers in it (--pch-headers)"},
+	} {
+		code, _, stderr := gpubuild(t, append([]string{"compile"}, tc.args...)...)
+		if code == 0 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr:\n%s\nwant an error saying %q", tc.args, code, stderr, tc.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%q: %s written", tc.args, out)
+		}
+	}
+}

@@ -55,6 +55,7 @@ const (
 	FormatOffload Format = "offload" // LLVM bitcode, libdevice linked, optimised
 	FormatISA     Format = "isa"     // PTX
 	FormatBin     Format = "bin"     // cubin
+	// FormatPCH (pch.go) is a precompiled header of clang's CUDA headers.
 	// FormatLLVM is an MLIR source's device code as LLVM IR, before any per-chip step: lowering and
 	// translation do not depend on the chip, so one action per module can do them for every chip.
 	FormatLLVM Format = "llvm"
@@ -63,10 +64,10 @@ const (
 // ParseFormat reads offload, isa or bin.
 func ParseFormat(s string) (Format, error) {
 	switch f := Format(s); f {
-	case FormatOffload, FormatISA, FormatBin, FormatLLVM:
+	case FormatOffload, FormatISA, FormatBin, FormatLLVM, FormatPCH:
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown per-chip format %q: use offload (LLVM IR), isa (PTX) or bin (cubin)", s)
+	return "", fmt.Errorf("unknown per-chip format %q: use offload (LLVM IR), isa (PTX), bin (cubin), llvm (an MLIR source's LLVM IR) or pch (a precompiled header of clang's CUDA headers)", s)
 }
 
 // Compiler is the device front end of CUDA C++ sources.
@@ -190,6 +191,13 @@ type Job struct {
 	// host code only launches other sources' kernels, or that holds __device__ variables only.
 	// Without it such a module is an error, as an artifact to load needs something to launch.
 	NoKernelOK bool
+	// PCH is a precompiled header of clang's CUDA headers (made by a FormatPCH job for the same
+	// chip, optimisation level and fast math) that a CUDA C++ compile with clang to PTX or a cubin
+	// loads instead of parsing them (pch.go); PCHHeaders is the list of its headers, which a
+	// FormatPCH job writes beside it. A PCH that clang refuses is not used (a warning to Log).
+	PCH, PCHHeaders string
+	// Log is told what a compile that succeeded has to say (a PCH not used, and why); nil: nothing.
+	Log io.Writer
 	// Trace, when set, is told each tool run's stage and wall time (for profiling the helper's own
 	// overhead: its total time minus the tools').
 	Trace func(stage string, d time.Duration)
@@ -207,6 +215,12 @@ type Job struct {
 // intermediate files live in a temporary directory that is removed.
 func (t Tools) Compile(ctx context.Context, job Job) error {
 	job.missing = t.Missing
+	if job.Format == FormatPCH && job.Src == "" {
+		job.Kind = KindCUDA // the PCH's main file is /dev/null
+		if job.Origin == "" {
+			job.Origin = "clang's CUDA headers (a precompiled header)"
+		}
+	}
 	if job.Kind == "" {
 		k, err := KindOf(job.Src)
 		if err != nil {
@@ -227,6 +241,9 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 		job.Compiler = CompilerClang
 	}
 	if err := job.checkRDC(); err != nil {
+		return job.fail(nil, "", err)
+	}
+	if err := job.checkPCH(); err != nil {
 		return job.fail(nil, "", err)
 	}
 	if job.Compiler == CompilerNVCC && job.Format == FormatOffload {
@@ -253,6 +270,9 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 
 	cur := job.Src
 	step := func(name string) string { return filepath.Join(tmp, name) }
+	if job.Format == FormatPCH {
+		return t.makePCH(ctx, job, ptx, tmp)
+	}
 	switch job.Kind {
 	case KindMLIR:
 		if cur, err = t.mlirToLLVM(ctx, job, cur, step); err != nil {
@@ -267,7 +287,7 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 			cur = next
 		} else if !job.RDC && job.Format != FormatOffload {
 			next := step("k.ptx")
-			if err := t.cudaToPTX(ctx, job, ptx, cur, next); err != nil {
+			if err := t.cudaToPTX(ctx, job, ptx, cur, next, tmp); err != nil {
 				return err
 			}
 			cur = next
@@ -708,8 +728,17 @@ func (t Tools) cudaToLLVM(ctx context.Context, job Job, src, out string) (string
 // own middle and back end optimise the module at the job's level (after linking libdevice) and
 // write the PTX, in one process. (Through LLVM IR, opt would optimise it a second time and llc
 // would read it back: 40 % more time per chip for the same kind of code.)
-func (t Tools) cudaToPTX(ctx context.Context, job Job, ptx chip.PTX, src, out string) error {
-	return t.clangDevice(ctx, job, src, out, "-S", fmt.Sprintf("--cuda-feature=+ptx%d%d", ptx.Major, ptx.Minor))
+// With a PCH (job.PCH), it loads it (usePCH).
+func (t Tools) cudaToPTX(ctx context.Context, job Job, ptx chip.PTX, src, out, tmp string) error {
+	if job.PCH != "" {
+		return t.usePCH(ctx, job, src, out, tmp, "-S", ptxFeature(ptx))
+	}
+	return t.clangDevice(ctx, job, src, out, "-S", ptxFeature(ptx))
+}
+
+// ptxFeature is clang's option for the PTX ISA to write.
+func ptxFeature(ptx chip.PTX) string {
+	return fmt.Sprintf("--cuda-feature=+ptx%d%d", ptx.Major, ptx.Minor)
 }
 
 // clangDevice runs clang's device-side compilation of a CUDA C++ source for the job's chip, writing
