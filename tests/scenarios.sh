@@ -86,16 +86,17 @@ scenario_hermetic() {
   version=$(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
   hermetic_archives "$repo/tests/integration/hermetic" "$arch" "$lines" "$version"
   workspace hermetic
-  out=$(nbazel build //... 2>&1)
+  out=$(nbazel build --execution_log_json_file="$ws/exec.json" //... 2>&1)
   if [ $? -ne 0 ]; then bad hermetic/build "the build fails: $(tail -20 <<<"$out")"; else
+    local build=$out
     # Which ptxas, --cuda-path and --libdevice each compile and lowering action uses, from the
     # action graph.
     out=$(nbazel aquery 'mnemonic("GpuCompile|GpuLower", //...)' --output=jsonproto 2>/dev/null | python3 -c '
 import json, sys
 for a in json.load(sys.stdin).get("actions", []):
     args = a["arguments"]
-    print(a["mnemonic"], " ".join(f"{flag} {args[i + 1]}" for i, flag in enumerate(args) if flag in ("--ptxas", "--cuda-path", "--libdevice")))')
-    local ptxas cudapath libdevice
+    print(a["mnemonic"], " ".join(f"{flag} {args[i + 1]}" for i, flag in enumerate(args) if flag in ("--ptxas", "--cuda-path", "--libdevice", "--pch")))')
+    local ptxas cudapath libdevice pch headers
     ptxas=$(grep -c -- "^GpuCompile .*--ptxas external/[^ ]*cuda_toolkit/bin/ptxas" <<<"$out")
     cudapath=$(grep -c -- "--cuda-path external/[^ ]*cuda_toolkit\( \|$\)" <<<"$out")
     libdevice=$(grep -c -- "^GpuLower .*--libdevice external/[^ ]*cuda_toolkit/[^ ]*libdevice.10.bc" <<<"$out")
@@ -106,6 +107,17 @@ for a in json.load(sys.stdin).get("actions", []):
       ok "hermetic/build (4 compiles with the archive's ptxas, CUDA C++ with its headers, MLIR lowered with its libdevice)"
     else
       bad hermetic/build "$ptxas compiles use the archive's ptxas (want 4), $cudapath the archive as --cuda-path (want 1), $libdevice lowerings its libdevice (want 1): $out"; fi
+    # The CUDA C++ compile loads the shared PCH of sm_80 (one GpuPch action ran), made from the
+    # archive's headers as clang sees them under the virtual root, and clang accepted it (no
+    # warning of a compile without it).
+    pch=$(grep -c -- "^GpuCompile .*--cuda-path .* --pch bazel-out/[^ ]*/rules/private/pch/sm_80.pch" <<<"$out")
+    headers=$(find -L "$ws/bazel-bin/external" -path '*/rules/private/pch/sm_80.pch.headers' 2>/dev/null | head -1)
+    if [ "$pch" = 1 ] && [ "$(executed "$ws/exec.json" GpuPch)" = 1 ] && grep -Eq '^/rgpu/external/[^ ]*cuda_toolkit/include/cuda_runtime.h$' "$headers" &&
+      ! grep -q "without the precompiled header" <<<"$build"; then
+      ok "hermetic/pch (the CUDA C++ compile loads sm_80's PCH, made from the archive's headers under /rgpu)"
+    else
+      bad hermetic/pch "$pch compiles load sm_80.pch (want 1), $(executed "$ws/exec.json" GpuPch) GpuPch ran (want 1), its headers ($headers): $(grep -m2 cuda_runtime "$headers"), build: $(grep -A2 'precompiled' <<<"$build")"
+    fi
   fi
   hermetic_archives "$repo/tests/integration/hermetic" "$arch" "$lines" "$version" 0000000000000000000000000000000000000000000000000000000000000000
   out=$(nbazel build //... 2>&1)

@@ -9,6 +9,7 @@ load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//rules/private:cc.bzl", "cuda_compilation", "has_cuda_attrs")
 load("//rules/private:chip_table.bzl", "CHIPS", "UNKNOWN_CHIP", "UNSUPPORTED")
 load("//rules/private:context.bzl", "GPUBUILD_ATTRS")
+load("//rules/private:providers.bzl", "GpuPchInfo")
 load("//rules/private/actions:check.bzl", "emit_check")
 load("//rules/private/actions:compile.bzl", "emit_compile")
 load("//rules/private/actions:link.bzl", "emit_link")
@@ -52,6 +53,8 @@ one more. Needs clang as the compiler."""),
 (with the driver version of `--@rules_gpu//gpu:driver`, if set). Default: `--@rules_gpu//gpu:runners`.""",
     ),
     "_default_chips": attr.label(default = Label("//gpu:chips")),
+    # The precompiled headers of clang's CUDA headers, shared by every target's CUDA C++ compiles.
+    "_pch": attr.label(default = Label("//rules/private:cuda_pch"), providers = [GpuPchInfo]),
     "_driver": attr.label(default = Label("//gpu:driver")),
     "_runners": attr.label(default = Label("//gpu:runners")),
 }, **GPUBUILD_ATTRS)
@@ -159,6 +162,7 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
         opts = struct(
             compiler = compiler if has_cu else None,
             cuda = cuda_compilation(ctx) if has_cu else None,
+            pch = ctx.attr._pch[GpuPchInfo].pchs if has_cu and compiler == "clang" else None,
             opt_level = ctx.attr.opt_level,
             fast_math = ctx.attr.fast_math,
             ftz = ctx.attr.ftz,

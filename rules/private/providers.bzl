@@ -18,6 +18,13 @@ GpuModuleInfo = provider(
     },
 )
 
+GpuPchInfo = provider(
+    doc = """The precompiled headers of clang's CUDA headers that CUDA C++ compiles of one configuration share (`@rules_gpu//rules/private:cuda_pch`).""",
+    fields = {
+        "pchs": "dict str -> struct(pch, headers): by `pch_key(chip, opt_level, fast_math)`, the PCH File and the File listing its headers; empty when there are none (`--@rules_gpu//gpu:pch=false`, no clang, no toolkit).",
+    },
+)
+
 CudaToolkitInfo = provider(
     doc = """A CUDA toolkit, as the CUDA toolchain (`@rules_gpu//toolchain:cuda_toolchain_type`) provides it.
 

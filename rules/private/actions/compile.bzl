@@ -2,6 +2,68 @@
 
 load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "add_tools", "gpubuild_args", "run_gpubuild")
 
+def pch_key(chip, opt_level, fast_math):
+    """The key of a precompiled header in GpuPchInfo.pchs: what clang checks when it loads one.
+
+    The chip; -O0 or not (`__OPTIMIZE__`: levels 1 to 3 share one PCH, which holds parsed
+    declarations, not code); fast math (`__FAST_MATH__`). Flush-to-zero changes only code.
+
+    Args:
+      chip: the chip, e.g. "sm_90".
+      opt_level: the optimisation level, 0 to 3.
+      fast_math: whether the compile has fast math.
+
+    Returns:
+      The key, also the PCH's file name stem, e.g. "sm_90", "sm_90.O0.fast".
+    """
+    return chip + (".O0" if opt_level == 0 else "") + (".fast" if fast_math else "")
+
+def emit_pch(gctx, *, chip, opt_level, fast_math, out, headers):
+    """Declares one action that precompiles clang's CUDA headers for `chip` (`gpubuild compile --format pch`).
+
+    Args:
+      gctx: the gpu_context (its `cuda` toolkit, whose headers the PCH holds, and `llvm`'s clang).
+      chip: the chip, e.g. "sm_90".
+      opt_level: the optimisation level it is made at (any of the levels its key covers).
+      fast_math: whether it is made with fast math.
+      out: the PCH File.
+      headers: the File that lists the headers in it.
+    """
+    cuda = gctx.cuda
+    args = gpubuild_args(gctx)
+    args.add("--chip", chip)
+    args.add("--format", "pch")
+    args.add("--toolkit", cuda.version)
+    args.add("-O", str(opt_level))
+    if fast_math:
+        args.add("--fast")
+    tools = add_tools(args, gctx.llvm, ["clang"])
+    if cuda.cuda_path:
+        args.add("--cuda-path", cuda.cuda_path)
+    args.add("--pch-headers", headers)
+    args.add("-o", out)
+    run_gpubuild(
+        gctx,
+        "compile",
+        args,
+        inputs = cuda.cuda_files,  # a toolkit inside the build: its headers and libdevice
+        outputs = [out, headers],
+        tools = tools,
+        toolchain = LLVM_TOOLCHAIN,
+        mnemonic = "GpuPch",
+        progress_message = "Precompiling clang's CUDA headers for %s (%s)" % (chip, out.basename),
+    )
+
+def _pch_of(opts, src, chip, format, rdc, nvcc):
+    """The precompiled header a compile of `src` loads: for clang to PTX or a cubin, when the compile's only options are include directories; else None."""
+    pchs = getattr(opts, "pch", None)
+    if not pchs or src.extension != "cu" or nvcc or rdc or format not in ["isa", "bin"] or type(chip) == "list":
+        return None
+    project = opts.cuda
+    if project and (project.defines or project.copts):
+        return None  # macros and options that clang does not check against a PCH
+    return pchs.get(pch_key(chip, opts.opt_level, opts.fast_math))
+
 def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = False, program = False):
     """Declares one action that compiles `srcs` for `chip` into `out`.
 
@@ -19,8 +81,9 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         the order of `chip`; for a program, its directories NAME_modules/CHIP.ptx).
       opts: a struct with opt_level, fast_math, ftz, ptxas_opts, module, no_kernel_ok (accept a
         module without kernels: cuda_library's host code may only launch others'), and for CUDA C++ sources
-        compiler ("clang" or "nvcc") and cuda: the project the source is compiled in (cc.bzl's
-        cuda_compilation); both None for other sources.
+        compiler ("clang" or "nvcc"), cuda: the project the source is compiled in (cc.bzl's
+        cuda_compilation), and pch: GpuPchInfo.pchs, the precompiled headers a compile with clang
+        loads (when its only options are include directories); all None for other sources.
       origin: the user's source File that `srcs` were made from, named in error messages.
       rdc: compile a CUDA C++ source as relocatable device code (format "offload": bitcode that
         another source's __device__ functions and variables can be linked with).
@@ -82,6 +145,11 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         args.add_all(project.system_includes, before_each = "-isystem")
         args.add_all(project.copts, format_each = ("--nvcc-opt=%s" if nvcc else "--clang-opt=%s"))
         headers.append(project.headers)
+    pch = _pch_of(opts, src, chip, format, rdc, nvcc)
+    if pch:
+        args.add("--pch", pch.pch)
+        args.add("--pch-headers", pch.headers)
+        inputs += [pch.pch, pch.headers]
     args.add("-o", outs[0].dirname if several else out.path)
     args.add_all(srcs, expand_directories = False)
     run_gpubuild(

@@ -52,6 +52,7 @@ def _actions_test_impl(ctx):
             asserts.true(env, want in _basenames(a.inputs), "the action writing %s reads %s; its inputs: %s" % (out, want, _basenames(a.inputs)))
     for out, want in ctx.attr.not_inputs.items():
         a = by_output.get(out)
+        asserts.true(env, a != None, "no action writes %s; the outputs: %s" % (out, sorted(by_output)))
         if a:
             asserts.false(env, want in _basenames(a.inputs), "the action writing %s must not read %s" % (out, want))
 
@@ -83,17 +84,26 @@ def _actions_test_impl(ctx):
         asserts.equals(env, "GpuCheck", by_output[out].mnemonic, "the action writing the validation output " + out)
     return analysistest.end(env)
 
+_ACTIONS_ATTRS = {
+    "compile_argv": attr.string_list(doc = "Text every GpuCompile command line must contain."),
+    "inputs": attr.string_dict(doc = "Output basename -> an input basename its action must read."),
+    "lower_argv": attr.string_list(doc = "Text every GpuLower command line must contain."),
+    "mnemonics": attr.string_dict(doc = "Mnemonic -> how many of the target's actions have it (every Gpu* mnemonic)."),
+    "not_inputs": attr.string_dict(doc = "Output basename -> an input basename its action must not read."),
+    "source_argv": attr.string_list(doc = "Text the command line of every GpuCompile of the user's source (not of PTX made from it) must contain."),
+    "validation": attr.string_list(doc = "The basenames of the `_validation` output group."),
+}
+
 actions_test = analysistest.make(
     _actions_test_impl,
-    attrs = {
-        "compile_argv": attr.string_list(doc = "Text every GpuCompile command line must contain."),
-        "inputs": attr.string_dict(doc = "Output basename -> an input basename its action must read."),
-        "lower_argv": attr.string_list(doc = "Text every GpuLower command line must contain."),
-        "mnemonics": attr.string_dict(doc = "Mnemonic -> how many of the target's actions have it (every Gpu* mnemonic)."),
-        "not_inputs": attr.string_dict(doc = "Output basename -> an input basename its action must not read."),
-        "source_argv": attr.string_list(doc = "Text the command line of every GpuCompile of the user's source (not of PTX made from it) must contain."),
-        "validation": attr.string_list(doc = "The basenames of the `_validation` output group."),
-    },
+    attrs = _ACTIONS_ATTRS,
     config_settings = _settings("cuda_12_4"),
     doc = "Checks the actions a target declares on the cuda_12_4 fake platform.",
+)
+
+actions_no_pch_test = analysistest.make(
+    _actions_test_impl,
+    attrs = _ACTIONS_ATTRS,
+    config_settings = dict(_settings("cuda_12_4"), **{str(Label("//gpu:pch")): False}),
+    doc = "actions_test with --@rules_gpu//gpu:pch=false.",
 )
