@@ -2,8 +2,9 @@
 # bench.sh [REPEATS] [TERMS] — rules_gpu against nvcc -gencode and MLIR's gpu-module-to-binary, in one
 # run, on the same 20 generated kernels (genkernels, TERMS arithmetic terms each, default 1500), for
 # the same 4 chips (sm_75, sm_80, sm_86, sm_90) with the same CUDA toolkit. REPEATS (default 3) of:
-#   - clean build of the GPU code: rules_gpu under Bazel (every compile and link action re-runs; the
-#     helper itself stays built) against `nvcc -fatbin`, one -gencode per chip, one process per kernel
+#   - clean build of the GPU code: rules_gpu under Bazel (every compile and link action re-runs, and
+#     the shared precompiled headers of clang's CUDA headers are made again; the helper itself stays
+#     built) against `nvcc -fatbin`, one -gencode per chip, one process per kernel
 #     run $(nproc) at a time; and against mlir-opt-21 --nvvm-attach-target (x4) --gpu-module-to-binary
 #     for the MLIR version of the kernels; each pair on the same sources, one after the other, which
 #     side first alternating between repeats; wall time and CPU time (Bazel's: its server's own and
@@ -45,6 +46,10 @@ gencode+=(-gencode "arch=compute_75,code=compute_75")  # the PTX a rules_gpu fat
 nvcc_all() { printf '%s\n' "$ws"/k*.cu | xargs -P "$(nproc)" -I{} sh -c 'o=$1; shift; nvcc -fatbin -O3 "$@" -o "$o/$(basename "$0").nvcc.fatbin" "$0"' {} "$out" "${gencode[@]}"; }
 cu_targets=(); for c in $(seq 0 19); do cu_targets+=("//:$(printf 'k%03d' "$c")_cu"); done
 export CUDA_ROOT=/usr/lib/cuda
+# new_pch: the shared PCHs (//rules/private:cuda_pch) are made again by the next build, as in a
+# clean one: they depend on no kernel, so new sources alone would leave them built. (Bazel makes an
+# output that is gone again.)
+new_pch() { find "$ws/bazel-bin/external/" -path '*/rules/private/pch/*' -type f -delete; }
 
 # Each repeat: new sources; rules_gpu and nvcc build the CUDA C++ kernels, then rules_gpu and mlir-opt
 # the MLIR ones, each pair on the same sources, one after the other, which side first alternating
@@ -54,7 +59,7 @@ for r in $(seq "$repeats"); do
   new_sources
   order="ours theirs"; [ $((r % 2)) = 0 ] && order="theirs ours"
   for side in $order; do
-    if [ "$side" = ours ]; then bazel_build "${cu_targets[@]}" || exit 1; t_cu+=("$wall") u_cu+=("$cpu")
+    if [ "$side" = ours ]; then new_pch; bazel_build "${cu_targets[@]}" || exit 1; t_cu+=("$wall") u_cu+=("$cpu")
     else timed nvcc_all || exit 1; t_nvcc+=("$wall") u_nvcc+=("$cpu"); fi
   done
   for side in $order; do
@@ -62,6 +67,7 @@ for r in $(seq "$repeats"); do
     else timed mlir_own "$out" || exit 1; t_mlir_own+=("$wall") u_mlir_own+=("$cpu"); fi
   done
   new_sources
+  new_pch
   bazel_build //... || exit 1; t_all+=("$wall") u_all+=("$cpu")
 done
 
