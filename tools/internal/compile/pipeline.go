@@ -748,7 +748,10 @@ func (t Tools) clangDevice(ctx context.Context, job Job, src, out string, emit .
 		"-O" + strconv.Itoa(min(job.O, 3))}
 	args = append(append(args, emit...), "-o", out, src)
 	if t.CUDAPath != "" {
-		args = append(args, "--cuda-path="+t.CUDAPath)
+		// clang's driver searches the toolkit's include directory after the machine's own system
+		// directories, so a machine with CUDA headers in /usr/include (Debian's nvidia-cuda-dev)
+		// would give a hermetic toolkit's compile those instead; -isystem puts the toolkit first.
+		args = append(args, "--cuda-path="+t.CUDAPath, "-isystem", filepath.Join(t.CUDAPath, "include"))
 	}
 	if job.FTZ {
 		args = append(args, "-fgpu-flush-denormals-to-zero")
