@@ -108,13 +108,13 @@ for a in json.load(sys.stdin).get("actions", []):
     else
       bad hermetic/build "$ptxas compiles use the archive's ptxas (want 4), $cudapath the archive as --cuda-path (want 1), $libdevice lowerings its libdevice (want 1): $out"; fi
     # The CUDA C++ compile loads the shared PCH of sm_80 (one GpuPch action ran), made from the
-    # archive's headers as clang sees them under the virtual root, and clang accepted it (no
-    # warning of a compile without it).
+    # archive's headers (searched before the machine's own: this one has CUDA headers in
+    # /usr/include), and clang accepted it (no warning of a compile without it).
     pch=$(grep -c -- "^GpuCompile .*--cuda-path .* --pch bazel-out/[^ ]*/rules/private/pch/sm_80.pch" <<<"$out")
     headers=$(find -L "$ws/bazel-bin/external" -path '*/rules/private/pch/sm_80.pch.headers' 2>/dev/null | head -1)
-    if [ "$pch" = 1 ] && [ "$(executed "$ws/exec.json" GpuPch)" = 1 ] && grep -Eq '^/rgpu/external/[^ ]*cuda_toolkit/include/cuda_runtime.h$' "$headers" &&
+    if [ "$pch" = 1 ] && [ "$(executed "$ws/exec.json" GpuPch)" = 1 ] && grep -Eq '^external/[^ ]*cuda_toolkit/include/cuda_runtime.h$' "$headers" &&
       ! grep -q "without the precompiled header" <<<"$build"; then
-      ok "hermetic/pch (the CUDA C++ compile loads sm_80's PCH, made from the archive's headers under /rgpu)"
+      ok "hermetic/pch (the CUDA C++ compile loads sm_80's PCH, made from the archive's headers)"
     else
       bad hermetic/pch "$pch compiles load sm_80.pch (want 1), $(executed "$ws/exec.json" GpuPch) GpuPch ran (want 1), its headers ($headers): $(grep -m2 cuda_runtime "$headers"), build: $(grep -A2 'precompiled' <<<"$build")"
     fi

@@ -37,7 +37,14 @@ def emit_pch(gctx, *, chip, opt_level, fast_math, out, headers):
     args.add("-O", str(opt_level))
     if fast_math:
         args.add("--fast")
-    tools = add_tools(args, gctx.llvm, ["clang"])
+
+    # What clang's driver looks for in a toolkit inside the build, as for a compile: its headers,
+    # libdevice and bin/ (where ptxas is).
+    tools = add_tools(args, gctx.llvm, ["clang"]) + add_tools(args, cuda, ["ptxas"])
+    inputs = []
+    if cuda.libdevice:
+        args.add("--libdevice", cuda.libdevice)
+        inputs.append(cuda.libdevice)
     if cuda.cuda_path:
         args.add("--cuda-path", cuda.cuda_path)
     args.add("--pch-headers", headers)
@@ -46,7 +53,7 @@ def emit_pch(gctx, *, chip, opt_level, fast_math, out, headers):
         gctx,
         "compile",
         args,
-        inputs = cuda.cuda_files,  # a toolkit inside the build: its headers and libdevice
+        inputs = depset(inputs, transitive = [cuda.cuda_files]),
         outputs = [out, headers],
         tools = tools,
         toolchain = LLVM_TOOLCHAIN,
