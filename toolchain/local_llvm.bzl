@@ -1,6 +1,6 @@
 """Discovery of LLVM (with MLIR) installed on the machine that builds."""
 
-load("//toolchain/private:common.bzl", "platform_constraints", "write_toolchain_repo")
+load("//toolchain/private:common.bzl", "glob_attr", "platform_constraints", "write_toolchain_repo")
 load(":llvm_toolchain.bzl", "LLVM_TOOLS")
 
 def _candidates(rctx):
@@ -45,6 +45,16 @@ def _local_llvm_toolchain_impl(rctx):
                 attrs[attr] = "bin/" + tool
         attrs["version"] = version
         attrs["root"] = found
+        if "clang" in attrs:
+            # clang's own headers (its CUDA wrappers among them), linked into the repository so that
+            # compiles read them as inputs, by a relative path (-resource-dir): where clang would find
+            # them itself depends on where its binary is, and a remote executor's copy of it is
+            # elsewhere (tests/remote.sh).
+            res = rctx.execute([rctx.path(found + "/clang"), "-print-resource-dir"]).stdout.strip()
+            if res and rctx.path(res + "/include/__clang_cuda_runtime_wrapper.h").exists:
+                rctx.symlink(res + "/include", "clang_resource/include")
+                attrs["clang_resource"] = "clang_resource/include/__clang_cuda_runtime_wrapper.h"
+                attrs["clang_headers"] = glob_attr(["clang_resource/include/**"])
     else:
         attrs["missing"] = "no LLVM with MLIR found (looked for llc and mlir-opt in %s); install LLVM/MLIR 21 or set LLVM_PATH" % ", ".join(tried)
     write_toolchain_repo(

@@ -52,6 +52,8 @@ Needed by every source that is not PTX already: MLIR (`mlir_opt`, `mlir_translat
 (`clang`) and LLVM IR (`llvm_link`, `opt`, `llc`).""",
     fields = {
         "missing": "str: why there is no LLVM; empty when there is one.",
+        "resource_dir": "str: clang's resource directory (its own headers) as an execution-root path, for `-resource-dir`; empty: clang finds its own.",
+        "resource_files": "depset of File: the headers of `resource_dir`, inputs of CUDA C++ compiles.",
         "root": "str: the directory the tools came from, for messages.",
         "tools": "dict str -> File: the programs by attribute name: `clang`, `llc`, `llvm_link`, `mlir_opt`, `mlir_translate`, `opt`.",
         "version": "str: LLVM's major version (from `llc --version`), e.g. `21`.",

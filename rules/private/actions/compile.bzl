@@ -42,6 +42,7 @@ def emit_pch(gctx, *, chip, opt_level, fast_math, out, headers):
     # libdevice and bin/ (where ptxas is).
     tools = add_tools(args, gctx.llvm, ["clang"]) + add_tools(args, cuda, ["ptxas"])
     inputs = []
+    resources = add_clang_resources(args, gctx.llvm)
     if cuda.libdevice:
         args.add("--libdevice", cuda.libdevice)
         inputs.append(cuda.libdevice)
@@ -53,13 +54,28 @@ def emit_pch(gctx, *, chip, opt_level, fast_math, out, headers):
         gctx,
         "compile",
         args,
-        inputs = depset(inputs, transitive = [cuda.cuda_files]),
+        inputs = depset(inputs, transitive = [cuda.cuda_files] + resources),
         outputs = [out, headers],
         tools = tools,
         toolchain = LLVM_TOOLCHAIN,
         mnemonic = "GpuPch",
         progress_message = "Precompiling clang's CUDA headers for %s (%s)" % (chip, out.basename),
     )
+
+def add_clang_resources(args, llvm):
+    """Passes clang's resource directory inside the build (`--clang-resource-dir`), where the toolchain has one.
+
+    Args:
+      args: the Args object.
+      llvm: the LlvmToolchainInfo.
+
+    Returns:
+      A list of the depsets of its files (empty without one), for the action's inputs.
+    """
+    if not llvm or not getattr(llvm, "resource_dir", ""):
+        return []
+    args.add("--clang-resource-dir", llvm.resource_dir)
+    return [llvm.resource_files]
 
 def _pch_of(opts, src, chip, format, rdc, nvcc):
     """The precompiled header a compile of `src` loads: for clang to PTX or a cubin, when the compile's only options are include directories; else None."""
@@ -144,6 +160,8 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         if cuda.cuda_path and src.extension == "cu":
             args.add("--cuda-path", cuda.cuda_path)
     headers = []
+    if llvm and src.extension == "cu":
+        headers += add_clang_resources(args, llvm)
     if opts.cuda and src.extension == "cu":
         project = opts.cuda
         args.add_all(project.defines, before_each = "-D")

@@ -117,6 +117,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c.StringVar(&f.tools.MLIROpt, "mlir-opt", "", "mlir-opt (`PATH`; default: found with LLVM), for MLIR sources")
 	c.StringVar(&f.tools.MLIRTranslate, "mlir-translate", "", "mlir-translate (`PATH`; default: found with LLVM), for MLIR sources")
 	c.StringVar(&f.tools.Libdevice, "libdevice", "", "the CUDA toolkit's libdevice.10.bc (`PATH`; default: found with ptxas)")
+	c.StringVar(&f.tools.ClangResourceDir, "clang-resource-dir", "", "clang's resource directory (`DIR`, its own headers) for CUDA C++ sources (default: clang's own)")
 	c.StringVar(&f.tools.CUDAPath, "cuda-path", "", "the CUDA toolkit root (`DIR`) for clang's --cuda-path (default: found with ptxas)")
 	c.StringVar(&f.tools.NVCC, "nvcc", "", "nvcc (`PATH`; default: found beside ptxas), for CUDA C++ sources with --compiler nvcc")
 	c.StringVar(&f.compiler, "compiler", "clang", "the device front end (`COMPILER`) of CUDA C++ sources: clang, or nvcc for code written for nvcc")

@@ -103,6 +103,10 @@ type Tools struct {
 	Libdevice string
 	// CUDAPath is the toolkit root that clang's --cuda-path wants (CUDA C++ only).
 	CUDAPath string
+	// ClangResourceDir is clang's resource directory (its own headers, the CUDA wrappers among
+	// them) for CUDA C++ compiles: -resource-dir. Empty: clang finds its own from where its binary
+	// is, which a remote executor's copy of it changes.
+	ClangResourceDir string
 	// Missing says why a tool that a job needs is missing and how to provide it, as an error message
 	// that names the tool: tool is its name (ptxas, llc, opt, llvm-link, clang, mlir-opt,
 	// mlir-translate, libdevice), path what was configured ("" for nothing; else a path or program
@@ -752,6 +756,9 @@ func (t Tools) clangDevice(ctx context.Context, job Job, src, out string, emit .
 		// directories, so a machine with CUDA headers in /usr/include (Debian's nvidia-cuda-dev)
 		// would give a hermetic toolkit's compile those instead; -isystem puts the toolkit first.
 		args = append(args, "--cuda-path="+t.CUDAPath, "-isystem", filepath.Join(t.CUDAPath, "include"))
+	}
+	if t.ClangResourceDir != "" {
+		args = append(args, "-resource-dir", t.ClangResourceDir)
 	}
 	if job.FTZ {
 		args = append(args, "-fgpu-flush-denormals-to-zero")
