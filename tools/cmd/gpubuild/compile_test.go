@@ -124,14 +124,15 @@ func TestCompileExplicitTool(t *testing.T) {
 }
 
 // -I, -D, -include, -std= and the rest go to clang, as clang spells them, in order, after
-// rules_gpu's own options; for other sources they are a usage error.
+// rules_gpu's own options (--clang-resource-dir's -resource-dir among them); for other sources
+// they are a usage error.
 func TestCompileClangOptions(t *testing.T) {
 	_, llvmBin := fakeMachine(t)
 	src := writeSource(t, "k.cu", "__global__ void k() {}\n")
 	out := filepath.Join(t.TempDir(), "k.ptx")
 	user := []string{"-I", "inc", "-Iinc2", "-DFOO=1", "-D", "BAR", "-include", "pre.h", "-isystem", "/sys", "-iquote", "q",
 		"-std=c++17", "--clang-opt=-Wall", "-UBAZ"}
-	args := append([]string{"compile", src, "--chip", "sm_90", "--format", "isa", "-o", out}, user...)
+	args := append([]string{"compile", src, "--chip", "sm_90", "--format", "isa", "--clang-resource-dir", "res", "-o", out}, user...)
 	if code, _, stderr := gpubuild(t, args...); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -140,7 +141,7 @@ func TestCompileClangOptions(t *testing.T) {
 	if tail := strings.Join(got[max(0, len(got)-len(user)):], " "); tail != strings.Join(user, " ") {
 		t.Errorf("clang ran with %q; want it to end with %q", got, user)
 	}
-	if !strings.Contains(strings.Join(got, " "), "--cuda-gpu-arch=sm_90") {
+	if all := strings.Join(got, " "); !strings.Contains(all, "--cuda-gpu-arch=sm_90") || !strings.Contains(all, " -resource-dir res ") {
 		t.Errorf("clang ran with %q", got)
 	}
 
