@@ -38,23 +38,17 @@ def emit_pch(gctx, *, chip, opt_level, fast_math, out, headers):
     if fast_math:
         args.add("--fast")
 
-    # What clang's driver looks for in a toolkit inside the build, as for a compile: its headers,
-    # libdevice and bin/ (where ptxas is).
+    # What clang's driver looks for in a toolkit inside the build, as for a compile: bin/ (where
+    # ptxas is), and what add_clang_cuda passes.
     tools = add_tools(args, gctx.llvm, ["clang"]) + add_tools(args, cuda, ["ptxas"])
-    inputs = []
-    resources = add_clang_resources(args, gctx.llvm)
-    if cuda.libdevice:
-        args.add("--libdevice", cuda.libdevice)
-        inputs.append(cuda.libdevice)
-    if cuda.cuda_path:
-        args.add("--cuda-path", cuda.cuda_path)
+    inputs = add_clang_cuda(args, cuda, gctx.llvm)
     args.add("--pch-headers", headers)
     args.add("-o", out)
     run_gpubuild(
         gctx,
         "compile",
         args,
-        inputs = depset(inputs, transitive = [cuda.cuda_files] + resources),
+        inputs = depset(transitive = inputs),
         outputs = [out, headers],
         tools = tools,
         toolchain = LLVM_TOOLCHAIN,
@@ -62,20 +56,27 @@ def emit_pch(gctx, *, chip, opt_level, fast_math, out, headers):
         progress_message = "Precompiling clang's CUDA headers for %s (%s)" % (chip, out.basename),
     )
 
-def add_clang_resources(args, llvm):
-    """Passes clang's resource directory inside the build (`--clang-resource-dir`), where the toolchain has one.
+def add_clang_cuda(args, cuda, llvm):
+    """Passes what clang's driver reads of the toolkit and of clang itself for CUDA C++: libdevice, `--cuda-path`, and clang's resource directory where the toolchain has one inside the build (`--clang-resource-dir`).
 
     Args:
       args: the Args object.
+      cuda: the CudaToolkitInfo.
       llvm: the LlvmToolchainInfo.
 
     Returns:
-      A list of the depsets of its files (empty without one), for the action's inputs.
+      A list of depsets: the files they name, for the action's inputs.
     """
-    if not llvm or not getattr(llvm, "resource_dir", ""):
-        return []
-    args.add("--clang-resource-dir", llvm.resource_dir)
-    return [llvm.resource_files]
+    inputs = [cuda.cuda_files]
+    if cuda.libdevice:
+        args.add("--libdevice", cuda.libdevice)
+        inputs.append(depset([cuda.libdevice]))
+    if cuda.cuda_path:
+        args.add("--cuda-path", cuda.cuda_path)
+    if getattr(llvm, "resource_dir", ""):
+        args.add("--clang-resource-dir", llvm.resource_dir)
+        inputs.append(llvm.resource_files)
+    return inputs
 
 def _pch_of(opts, src, chip, format, rdc, nvcc):
     """The precompiled header a compile of `src` loads: for clang to PTX or a cubin, when the compile's only options are include directories; else None."""
@@ -152,16 +153,14 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
     if nvcc:
         args.add("--compiler", "nvcc")
     inputs = list(srcs)
+    headers = []
     if llvm:
         tools += add_tools(args, llvm)
-        if cuda.libdevice:
+        if src.extension == "cu":
+            headers += add_clang_cuda(args, cuda, llvm)
+        elif cuda.libdevice:
             args.add("--libdevice", cuda.libdevice)
             inputs.append(cuda.libdevice)
-        if cuda.cuda_path and src.extension == "cu":
-            args.add("--cuda-path", cuda.cuda_path)
-    headers = []
-    if llvm and src.extension == "cu":
-        headers += add_clang_resources(args, llvm)
     if opts.cuda and src.extension == "cu":
         project = opts.cuda
         args.add_all(project.defines, before_each = "-D")

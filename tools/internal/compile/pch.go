@@ -72,28 +72,34 @@ func (job Job) checkPCH() error {
 	case making && (job.Out == "-" || job.Out == ""):
 		return errors.New("a precompiled header (format pch) is written to a file: give -o FILE")
 	}
-	for i := 0; i < len(job.ClangOptions); i++ {
-		name, n := includeDir(job.ClangOptions[i:])
-		if name == "" {
-			return fmt.Errorf("%s: clang option %s: a PCH holds clang's own CUDA headers as they are parsed without options, and clang does not check macros (-D) against it; a compile with options other than include directories (-I, -isystem, -iquote, -idirafter) parses the headers itself", what, job.ClangOptions[i])
-		}
-		i += n - 1
+	if _, other := includeDirs(job.ClangOptions); other != "" {
+		return fmt.Errorf("%s: clang option %s: a PCH holds clang's own CUDA headers as they are parsed without options, and clang does not check macros (-D) against it; a compile with options other than include directories (-I, -isystem, -iquote, -idirafter) parses the headers itself", what, other)
 	}
 	return nil
 }
 
-// includeDir names the include-directory option at opts[0] and says how many arguments it takes
-// ("", 0 when it is none).
-func includeDir(opts []string) (dir string, n int) {
-	for _, o := range []string{"-I", "-isystem", "-iquote", "-idirafter"} {
-		switch {
-		case opts[0] == o && len(opts) > 1:
-			return opts[1], 2
-		case strings.HasPrefix(opts[0], o) && len(opts[0]) > len(o) && (o != "-I" || !strings.HasPrefix(opts[0], "-include")):
-			return opts[0][len(o):], 1
+// includeDirs are the directories of the include-directory options in opts (-I, -isystem,
+// -iquote, -idirafter, each with its value apart or joined); other is the first option that is
+// not one ("" when there is none).
+func includeDirs(opts []string) (dirs []string, other string) {
+next:
+	for i := 0; i < len(opts); i++ {
+		for _, o := range []string{"-I", "-isystem", "-iquote", "-idirafter"} {
+			switch {
+			case opts[i] == o && i+1 < len(opts):
+				dirs = append(dirs, opts[i+1])
+				i++
+				continue next
+			case strings.HasPrefix(opts[i], o) && len(opts[i]) > len(o) && (o != "-I" || !strings.HasPrefix(opts[i], "-include")):
+				dirs = append(dirs, opts[i][len(o):])
+				continue next
+			}
+		}
+		if other == "" {
+			other = opts[i]
 		}
 	}
-	return "", 0
+	return dirs, other
 }
 
 // writeOverlay writes the overlay of clang's virtual file system that maps vfsRoot onto the
@@ -126,12 +132,6 @@ func virtualArgs(overlay string) []string {
 	return []string{"-ivfsoverlay", overlay, "-Xclang", "-working-directory", "-Xclang", vfsRoot}
 }
 
-// absolute is path as a real absolute path, for clang's outputs: with its working directory in
-// the virtual root, a relative output would be written under it, which the overlay does not allow.
-func absolute(path string) (string, error) {
-	return filepath.Abs(path)
-}
-
 // makePCH writes the PCH of a FormatPCH job and the list of the headers in it (Job.PCHHeaders,
 // one path per line, as clang saw them).
 func (t Tools) makePCH(ctx context.Context, job Job, ptx chip.PTX, tmp string) error {
@@ -142,7 +142,9 @@ func (t Tools) makePCH(ctx context.Context, job Job, ptx chip.PTX, tmp string) e
 		return job.fail(nil, "", err)
 	}
 	defer os.Remove(overlay)
-	pch, err := absolute(filepath.Join(tmp, "k.pch"))
+	// Outputs by real absolute paths: with clang's working directory in the virtual root, a relative
+	// one would be written under it, which the overlay does not allow.
+	pch, err := filepath.Abs(filepath.Join(tmp, "k.pch"))
 	if err != nil {
 		return job.fail(nil, "", err)
 	}
@@ -200,15 +202,7 @@ func dependencies(rule string) []string {
 // name with up to three of its directories (bits/c++config.h, c++/16/cmath), in the directory.
 // Then the PCH's headers are not the ones the compile would include, and it does not load it.
 func (job Job) shadowed() (string, error) {
-	var dirs []string
-	for i := 0; i < len(job.ClangOptions); i++ {
-		dir, n := includeDir(job.ClangOptions[i:])
-		if n == 0 {
-			continue
-		}
-		dirs = append(dirs, dir)
-		i += n - 1
-	}
+	dirs, _ := includeDirs(job.ClangOptions)
 	if len(dirs) == 0 {
 		return "", nil
 	}
@@ -266,7 +260,7 @@ func (t Tools) usePCH(ctx context.Context, job Job, src, out, tmp string, emit .
 	if err := writeOverlay(overlay); err != nil {
 		return job.fail(nil, "", err)
 	}
-	abs, err := absolute(out)
+	abs, err := filepath.Abs(out) // see makePCH
 	if err != nil {
 		return job.fail(nil, "", err)
 	}
