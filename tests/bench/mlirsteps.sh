@@ -19,6 +19,11 @@
 #     --profile, its sandbox set-up per action (sandbox.createFileSystem and
 #     sandbox.filterInputsAndDirsToCreate), the actions' processes' share of the build's wall time,
 #     and how many ran at once.
+#   - what keeping every tool resident could save at most: one mlir-opt over the kernels joined
+#     (--split-input-file; the script fails unless its lowering is the per-kernel processes'),
+#     ptxas's and gpubuild's start-ups; against Bazel's server's own CPU in its 20-kernel build
+#     (beside its actions' processes' and MLIR's pipeline's over the same 20 kernels): the floor of
+#     per-chip actions with every tool resident.
 # Prints Markdown (docs/benchmarks.md keeps it). Runs inside the build environment:
 #   env/env.sh run tests/bench/mlirsteps.sh
 set -uo pipefail
@@ -45,9 +50,11 @@ starts=("clang-21 -cc1 -triple nvptx64-nvidia-cuda -target-cpu sm_80 -O3 -S -x i
   "llc-21 -O3 -mcpu=sm_80 $out/empty.ll -o $out/empty2.s" "opt-21 -O3 $out/empty.ll -o $out/empty.bc"
   "mlir-opt-21 --version" "mlir-translate-21 --version" "ptxas --version" "$g --help")
 start_rows=""
+declare -A start_ms  # by the command's first word
 for c in "${starts[@]}"; do
   v=(); for _ in $(seq 10); do v+=("$(cpu $c)") || exit 1; done
-  start_rows+="| \`${c//$out\//}\` | $(median "${v[@]}") |"$'\n'
+  start_ms[${c%% *}]=$(median "${v[@]}")
+  start_rows+="| \`${c//$out\//}\` | ${start_ms[${c%% *}]} |"$'\n'
 done
 
 T=(--toolkit 12.4 -O 3 --ptxas ptxas --clang clang-21 --llc llc-21 --llvm-link llvm-link-21 --mlir-opt mlir-opt-21
@@ -102,11 +109,39 @@ for i in $(seq 0 $((kernels - 1))); do
   ptxas4+=("$s") fatbin4+=("$f")
 done
 
-# Bazel's own part: the 20 kernels under Bazel, profiled (the helper built first, outside the clock).
+# What a resident lowering saves: one mlir-opt over the same kernels joined (--split-input-file), the
+# pipeline stopped before ptxas as above, does their lowering without a process each; its output
+# must be theirs, joined the same way (less MLIR's timing property).
+joined=$out/joined.mlir
+for i in $(seq 0 $((kernels - 1))); do
+  [ "$i" = 0 ] || echo '// -----'
+  cat "$ws/$(printf 'k%03d' "$i").mlir"
+done >"$joined"
+untimed() { sed 's/LLVMIRToISATimeInMs = [0-9]* : i64, //g' "$@"; }
+resident=()
+for _ in 1 2 3; do
+  resident+=("$(cpu mlir-opt-21 --split-input-file "$joined" --pass-pipeline="$isapipe" -o "$out/joined.isa.mlir")") || exit 1
+done
+for i in $(seq 0 $((kernels - 1))); do
+  [ "$i" = 0 ] || echo '// -----'
+  untimed "$out/$(printf 'k%03d' "$i").ownisa.mlir"
+done | cmp -s - <(untimed "$out/joined.isa.mlir") ||
+  { echo "mlirsteps.sh: one mlir-opt over the joined kernels writes another lowering than one per kernel" >&2; exit 1; }
+resident_one=$(($(median "${resident[@]}") / kernels))
+
+# Bazel's own part: the 20 kernels under Bazel, profiled (the helper built first, outside the clock,
+# then one clean build more, so that the server has built these actions once), and MLIR's pipeline
+# over the same 20 kernels after it.
 nbazel build //... >/dev/null 2>&1 || { nbazel build //... 2>&1 | tail -20; exit 1; }
 genkernels mlir -seed "$(now)" || exit 1
-nbazel build //... --profile="$out/build.prof" >/dev/null 2>&1 || exit 1
+nbazel build //... >/dev/null 2>&1 || exit 1
+genkernels mlir -seed "$(($(now) + 1))" || exit 1
+bazel_build //... --profile="$out/build.prof" || exit 1
+b_server=$server_cpu b_actions=$actions_cpu b_cpu=$cpu
 nbazel shutdown >/dev/null 2>&1
+mkdir -p "$out/own20"
+timed mlir_own "$out/own20" || exit 1
+own20=$cpu
 sandbox=$(python3 - "$out/build.prof" <<'PY'
 import gzip, json, sys
 try:
@@ -162,4 +197,24 @@ $start_rows
 | fatbinary as MLIR runs it, x4 (MLIR's alone) | $(median "${fatbin4[@]}") |
 
 Bazel, the same kernels (20) under linux-sandbox: $sandbox.
+
+The 20-kernel build's CPU: Bazel's server ${b_server} s, its actions' processes ${b_actions} s, in all ${b_cpu} s; MLIR's pipeline over the same 20 kernels, after it, ${own20} s ($(awk -v a="$b_cpu" -v b="$own20" 'BEGIN { printf "%.2f", a / b }') x).
+
+EOF
+# The floor of per-chip actions, per kernel: the actions' processes, less what keeping every tool
+# resident could save at most, plus Bazel's server's share of the build.
+a=$(median "${isa_sum[@]}") low=$(median "${ownisa[@]}") px=${start_ms[ptxas]} gb=${start_ms[$g]}
+save_low=$((low - resident_one)) save_px=$((4 * px)) save_gb=$((6 * gb))
+srv=$(awk -v s="$b_server" 'BEGIN { printf "%d", s * 1000 / 20 }')
+floor=$((a - save_low - save_px - save_gb + srv))
+cat <<EOF
+| one MLIR kernel: what keeping every tool resident could save at most | CPU ms |
+|---|---|
+| MLIR's pipeline: one mlir-opt, gpu-module-to-binary{format=fatbin} | $o |
+| rules_gpu: its 6 actions' processes, as above | $a |
+| a resident lowering: one mlir-opt per kernel ($low) against one over all $kernels joined, per kernel ($resident_one) | -$save_low |
+| ptxas as a library: its start-up, x4 | -$save_px |
+| a resident helper: gpubuild's start-up, x6 | -$save_gb |
+| Bazel's server: its own CPU in the 20-kernel build, per kernel | +$srv |
+| per-chip actions with every tool resident, Bazel's server kept | $floor ($(awk -v a="$floor" -v b="$o" 'BEGIN { printf "%.2f", a / b }') x MLIR) |
 EOF
