@@ -54,16 +54,16 @@ new_pch() { find "$ws/bazel-bin/external/" -path '*/rules/private/pch/*' -type f
 # Each repeat: new sources; rules_gpu and nvcc build the CUDA C++ kernels, then rules_gpu and mlir-opt
 # the MLIR ones, each pair on the same sources, one after the other, which side first alternating
 # between repeats; then all 40 targets from new sources.
-t_cu=() t_mlir=() t_nvcc=() t_mlir_own=() t_all=() u_cu=() u_mlir=() u_nvcc=() u_mlir_own=() u_all=()
+t_cu=() t_mlir=() t_nvcc=() t_mlir_own=() t_all=() u_cu=() u_mlir=() u_nvcc=() u_mlir_own=() u_all=() s_cu=() s_mlir=()
 for r in $(seq "$repeats"); do
   new_sources
   order="ours theirs"; [ $((r % 2)) = 0 ] && order="theirs ours"
   for side in $order; do
-    if [ "$side" = ours ]; then new_pch; bazel_build "${cu_targets[@]}" || exit 1; t_cu+=("$wall") u_cu+=("$cpu")
+    if [ "$side" = ours ]; then new_pch; bazel_build "${cu_targets[@]}" || exit 1; t_cu+=("$wall") u_cu+=("$cpu") s_cu+=("$server_cpu")
     else timed nvcc_all || exit 1; t_nvcc+=("$wall") u_nvcc+=("$cpu"); fi
   done
   for side in $order; do
-    if [ "$side" = ours ]; then bazel_build //... || exit 1; t_mlir+=("$wall") u_mlir+=("$cpu")
+    if [ "$side" = ours ]; then bazel_build //... || exit 1; t_mlir+=("$wall") u_mlir+=("$cpu") s_mlir+=("$server_cpu")
     else timed mlir_own "$out" || exit 1; t_mlir_own+=("$wall") u_mlir_own+=("$cpu"); fi
   done
   new_sources
@@ -162,7 +162,7 @@ Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | s
 | 20 MLIR kernels, rules_gpu (Bazel), after the CUDA ones | $(stats "${t_mlir[@]}") | $(stats "${u_mlir[@]}") | $(ratios "${t_mlir[*]}" "${t_mlir_own[*]}") | $(ratios "${u_mlir[*]}" "${u_mlir_own[*]}") |
 | all 40 targets, rules_gpu (Bazel) | $(stats "${t_all[@]}") | $(stats "${u_all[@]}") | | |
 
-Ratios: the median of the repeats' ratios (smallest-largest); in each repeat both builds ran on the same sources, one after the other. CPU time: user + system; for Bazel, its server's own and its actions' processes'.
+Ratios: the median of the repeats' ratios (smallest-largest); in each repeat both builds ran on the same sources, one after the other. CPU time: user + system; for Bazel, its server's own and its actions' processes'. Of it, Bazel's server's own: $(stats "${s_cu[@]}") in the CUDA C++ builds, $(stats "${s_mlir[@]}") in the MLIR ones.
 
 | a second checkout, a warm remote cache | wall time | work |
 |---|---|---|
