@@ -127,7 +127,7 @@ for i in $(seq 0 $((kernels - 1))); do
   untimed "$out/$(printf 'k%03d' "$i").ownisa.mlir"
 done | cmp -s - <(untimed "$out/joined.isa.mlir") ||
   { echo "mlirsteps.sh: one mlir-opt over the joined kernels writes another lowering than one per kernel" >&2; exit 1; }
-resident_one=$(($(median "${resident[@]}") / kernels))
+resident_one=$(awk -v t="$(median "${resident[@]}")" -v n="$kernels" 'BEGIN { printf "%d", t / n }')
 
 # Bazel's own part: the 20 kernels under Bazel, profiled (the helper built first, outside the clock,
 # then one clean build more, so that the server has built these actions once), and MLIR's pipeline
@@ -203,9 +203,11 @@ The 20-kernel build's CPU: Bazel's server ${b_server} s, its actions' processes 
 EOF
 # The floor of per-chip actions, per kernel: the actions' processes, less what keeping every tool
 # resident could save at most, plus Bazel's server's share of the build.
-a=$(median "${isa_sum[@]}") low=$(median "${ownisa[@]}") px=${start_ms[ptxas]} gb=${start_ms[$g]}
-save_low=$((low - resident_one)) save_px=$((4 * px)) save_gb=$((6 * gb))
-srv=$(awk -v s="$b_server" 'BEGIN { printf "%d", s * 1000 / 20 }')
+# (Medians of an even count are halves: whole milliseconds from here.)
+ms() { awk -v x="$1" 'BEGIN { printf "%d", x + 0.5 }'; }
+a=$(ms "$(median "${isa_sum[@]}")") low=$(ms "$(median "${ownisa[@]}")")
+save_low=$((low - resident_one)) save_px=$((4 * $(ms "${start_ms[ptxas]}"))) save_gb=$((6 * $(ms "${start_ms[$g]}")))
+srv=$(ms "$(awk -v s="$b_server" 'BEGIN { print s * 1000 / 20 }')")
 floor=$((a - save_low - save_px - save_gb + srv))
 cat <<EOF
 | one MLIR kernel: what keeping every tool resident could save at most | CPU ms |
