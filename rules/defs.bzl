@@ -25,6 +25,7 @@ gpu_test(name = "add_test", src = "add.mlir", chips = ["sm_80", "sm_90"], runs_o
 load(
     "//rules/private:providers.bzl",
     _CudaToolkitInfo = "CudaToolkitInfo",
+    _GpuBuilderInfo = "GpuBuilderInfo",
     _GpuModuleInfo = "GpuModuleInfo",
     _LlvmToolchainInfo = "LlvmToolchainInfo",
 )
@@ -45,4 +46,5 @@ gpu_go_library = _gpu_go_library
 gpu_cc_library = _gpu_cc_library
 GpuModuleInfo = _GpuModuleInfo
 CudaToolkitInfo = _CudaToolkitInfo
+GpuBuilderInfo = _GpuBuilderInfo
 LlvmToolchainInfo = _LlvmToolchainInfo

@@ -14,7 +14,7 @@ def rules_gpu_dependencies():
     go_repositories()
 
 def rules_gpu_toolchains(name = "cuda_toolkit", path = "", cuda_archives = {}, cuda_version = "", compiler = "clang", llvm_name = "llvm_toolchain", llvm_path = ""):
-    """Declares the CUDA toolkit and LLVM (with MLIR) and registers them as toolchains.
+    """Declares the CUDA toolkit and LLVM (with MLIR) and registers them and rules_gpu's action helper as toolchains.
 
     The toolkit is hermetic when `cuda_archives` is given (see `cuda_toolkit_archive`), else the one
     installed on the machine that builds.
@@ -35,4 +35,4 @@ def rules_gpu_toolchains(name = "cuda_toolkit", path = "", cuda_archives = {}, c
     else:
         local_cuda_toolkit(name = name, path = path, compiler = compiler)
     local_llvm_toolchain(name = llvm_name, path = llvm_path)
-    native.register_toolchains("@%s//:all" % name, "@%s//:all" % llvm_name)
+    native.register_toolchains("@%s//:all" % name, "@%s//:all" % llvm_name, str(Label("//toolchain:builder")))

@@ -8,7 +8,7 @@ format means the same actions in both: one `GpuCompile` per (source, chip) and p
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//rules/private:cc.bzl", "cuda_compilation", "has_cuda_attrs")
 load("//rules/private:chip_table.bzl", "CHIPS", "UNKNOWN_CHIP", "UNSUPPORTED")
-load("//rules/private:context.bzl", "GPUBUILD_ATTRS")
+load("//rules/private:context.bzl", "BUILDER_ATTRS")
 load("//rules/private:providers.bzl", "GpuPchInfo")
 load("//rules/private/actions:check.bzl", "emit_check")
 load("//rules/private/actions:compile.bzl", "emit_compile")
@@ -24,7 +24,7 @@ with the reason and the fix (docs/chips.md lists the chips and toolkits).""",
     "compiler": attr.string(
         values = ["", "clang", "nvcc"],
         doc = """The device front end of a CUDA C++ source: `clang`, or `nvcc` (the CUDA toolchain's) for code
-written for nvcc that clang rejects. Either way each chip is its own action, and ptxas and `gpubuild link`
+written for nvcc that clang rejects. Either way each chip is its own action, and ptxas and `gpubuilder link`
 make the cubins and the fatbin. Default: the CUDA toolchain's `compiler` (`clang` unless it says
 otherwise).""",
     ),
@@ -49,7 +49,7 @@ time. Each CUDA C++ source is still compiled per chip by its own action; each ch
 one more. Needs clang as the compiler."""),
     "runs_on": attr.string_list(
         doc = """The GPUs the artifact must load on, e.g. `["sm_75", "sm_90"]`. A validation action runs
-`gpubuild check` and fails the build, saying why and what to change, when one of them could not load it
+`gpubuilder check` and fails the build, saying why and what to change, when one of them could not load it
 (with the driver version of `--@rules_gpu//gpu:driver`, if set). Default: `--@rules_gpu//gpu:runners`.""",
     ),
     "_default_chips": attr.label(default = Label("//gpu:chips")),
@@ -57,7 +57,7 @@ one more. Needs clang as the compiler."""),
     "_pch": attr.label(default = Label("//rules/private:cuda_pch"), providers = [GpuPchInfo]),
     "_driver": attr.label(default = Label("//gpu:driver")),
     "_runners": attr.label(default = Label("//gpu:runners")),
-}, **GPUBUILD_ATTRS)
+}, **BUILDER_ATTRS)
 
 EXTENSIONS = {"bin": "cubin", "isa": "ptx", "offload": "bc"}
 
@@ -116,7 +116,7 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
         if has_cu and compiler == "nvcc":
             fail("%s: rdc = True needs clang as the CUDA C++ compiler (sources are linked as LLVM bitcode); use compiler = \"clang\", or rdc = False" % label)
 
-    # Which source kinds exist, and how each compiles, is gpubuild's business (tools/internal/compile);
+    # Which source kinds exist, and how each compiles, is the helper's business (tools/internal/compile);
     # the rule only needs to know whether the source is PTX already (no LLVM toolchain, no PTX of its
     # own).
     is_ptx = src.extension == "ptx"

@@ -1,9 +1,10 @@
 """Every provider of rules_gpu, in one place.
 
-`GpuModuleInfo` is what a `gpu_module` target returns. `CudaToolkitInfo` and `LlvmToolchainInfo` are what
-the toolchains of `@rules_gpu//toolchain:cuda_toolchain_type` and `:llvm_toolchain_type` carry, as the
-`cuda` and `llvm` fields of their `platform_common.ToolchainInfo`: rules read
-`ctx.toolchains[TYPE].cuda` (or `.llvm`), never untyped fields.
+`GpuModuleInfo` is what a `gpu_module` target returns. `CudaToolkitInfo`, `LlvmToolchainInfo` and
+`GpuBuilderInfo` are what the toolchains of `@rules_gpu//toolchain:cuda_toolchain_type`,
+`:llvm_toolchain_type` and `:builder_toolchain_type` carry, as the `cuda`, `llvm` and `builder`
+fields of their `platform_common.ToolchainInfo`: rules read `ctx.toolchains[TYPE].cuda` (or `.llvm`,
+`.builder`), never untyped fields.
 """
 
 GpuModuleInfo = provider(
@@ -22,6 +23,17 @@ GpuPchInfo = provider(
     doc = """The precompiled headers of clang's CUDA headers that CUDA C++ compiles of one configuration share (`@rules_gpu//rules/private:cuda_pch`).""",
     fields = {
         "pchs": "dict str -> struct(pch, headers): by `pch_key(chip, opt_level, fast_math)`, the PCH File and the File listing its headers; empty when there are none (`--@rules_gpu//gpu:pch=false`, no clang, no toolkit).",
+    },
+)
+
+GpuBuilderInfo = provider(
+    doc = """rules_gpu's action helper, as the builder toolchain (`@rules_gpu//toolchain:builder_toolchain_type`) provides it.
+
+Every action of rules_gpu runs it (`gpubuilder VERB ...`), as every rules_go action runs the Go
+toolchain's builder: a program that holds only the verbs actions run, so that a change to the
+user's CLI or to the test runtime changes no action's key.""",
+    fields = {
+        "executable": "FilesToRunProvider: `gpubuilder`, built for the execution platform.",
     },
 )
 

@@ -14,6 +14,7 @@ rm -rf "$out"; mkdir -p "$out/bin" "$out/artifacts" "$out/src"
 inc=$(mktemp -d); trap 'rm -rf "$inc"' EXIT
 cp "$env_root/usr/include/cuda.h" "$inc/"
 CGO_ENABLED=0 go build -o "$out/bin/gpubuild" ./tools/cmd/gpubuild
+CGO_ENABLED=0 go build -o "$out/bin/filecheck" ./tools/cmd/filecheck
 CGO_CFLAGS="-I$inc" CGO_LDFLAGS="-L$env_root/usr/lib/x86_64-linux-gnu/stubs" \
   go build -tags cuda -o "$out/bin/gpurun" ./tools/cmd/gpurun
 cp examples/saxpy/saxpy.ptx tools/internal/artifact/testdata/scale.cu "$out/src/"

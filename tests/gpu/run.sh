@@ -234,7 +234,7 @@ for p in "$mr"/own/*.mlir; do
   [ "$k" = cli_arg ] && args=(7)
   o=$(mktemp -d)
   res=$("$mr/own/$k" "${args[@]}" 2>&1 >"$o/out.txt") || true
-  if [ -z "$res" ] && "$g" filecheck --input-file "$o/out.txt" "$p" >"$o/check.txt" 2>&1; then ok=PASS; else ok=FAIL; fail=1; fi
+  if [ -z "$res" ] && "$dir/bin/filecheck" --input-file "$o/out.txt" "$p" >"$o/check.txt" 2>&1; then ok=PASS; else ok=FAIL; fail=1; fi
   echo "own $k: $ok"; sed 's/^/    /' "$o/out.txt" "$o/check.txt"
   echo "| $k | $ok | $(head -c 300 "$o/out.txt" | tr '\n' ';' | sed 's/;/; /g') $(head -c 300 <<<"$res") |" >>"$md"
   rm -rf "$o"

@@ -1,9 +1,9 @@
 """The runs-on check: a validation action that fails the build when an artifact cannot load on a runner."""
 
-load("//rules/private:context.bzl", "gpubuild_args", "run_gpubuild")
+load("//rules/private:context.bzl", "builder_args", "run_builder")
 
 def emit_check(gctx, *, files, runners, driver, out, together = True):
-    """Declares the action that runs `gpubuild check` on `files` for `runners`, writing `out` on success.
+    """Declares the action that runs `gpubuilder check` on `files` for `runners`, writing `out` on success.
 
     Args:
       gctx: the gpu_context.
@@ -14,7 +14,7 @@ def emit_check(gctx, *, files, runners, driver, out, together = True):
       driver: the runners' driver CUDA version, or "".
       out: the stamp File, the validation output.
     """
-    args = gpubuild_args(gctx)
+    args = builder_args(gctx)
     args.add("--runs-on", ",".join(runners))
     if driver:
         args.add("--driver", driver)
@@ -22,7 +22,7 @@ def emit_check(gctx, *, files, runners, driver, out, together = True):
         args.add("--together")
     args.add("--stamp", out)
     args.add_all(files)
-    run_gpubuild(
+    run_builder(
         gctx,
         "check",
         args,

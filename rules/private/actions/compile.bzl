@@ -1,6 +1,6 @@
-"""The compile action: one source, one chip, one artifact (`gpubuild compile`)."""
+"""The compile action: one source, one chip, one artifact (`gpubuilder compile`)."""
 
-load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "add_tools", "gpubuild_args", "run_gpubuild")
+load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "add_tools", "builder_args", "run_builder")
 
 def pch_key(chip, opt_level, fast_math):
     """The key of a precompiled header in GpuPchInfo.pchs: what clang checks when it loads one.
@@ -19,7 +19,7 @@ def pch_key(chip, opt_level, fast_math):
     return chip + (".O0" if opt_level == 0 else "") + (".fast" if fast_math else "")
 
 def emit_pch(gctx, *, chip, opt_level, fast_math, out, headers):
-    """Declares one action that precompiles clang's CUDA headers for `chip` (`gpubuild compile --format pch`).
+    """Declares one action that precompiles clang's CUDA headers for `chip` (`gpubuilder compile --format pch`).
 
     Args:
       gctx: the gpu_context (its `cuda` toolkit, whose headers the PCH holds, and `llvm`'s clang).
@@ -30,7 +30,7 @@ def emit_pch(gctx, *, chip, opt_level, fast_math, out, headers):
       headers: the File that lists the headers in it.
     """
     cuda = gctx.cuda
-    args = gpubuild_args(gctx)
+    args = builder_args(gctx)
     args.add("--chip", chip)
     args.add("--format", "pch")
     args.add("--toolkit", cuda.version)
@@ -44,7 +44,7 @@ def emit_pch(gctx, *, chip, opt_level, fast_math, out, headers):
     inputs = add_clang_cuda(args, cuda, gctx.llvm)
     args.add("--pch-headers", headers)
     args.add("-o", out)
-    run_gpubuild(
+    run_builder(
         gctx,
         "compile",
         args,
@@ -96,9 +96,9 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
       srcs: the source Files: one .mlir, .ll, .bc, .ptx or .cu file, or several LLVM IR modules that
         the action links into one first (the device link of relocatable device code).
       chip: the chip, e.g. "sm_90"; None for format "llvm"; for an MLIR source to format "isa", a
-        list of chips: one GpuLower action lowers the source and writes each chip's PTX (`gpubuild
+        list of chips: one GpuLower action lowers the source and writes each chip's PTX (`gpubuilder
         compile --chips`), `out` then being the list of their Files (directories with `program`),
-        in the chips' order, all in one directory (`gpubuild compile --name`).
+        in the chips' order, all in one directory (`gpubuilder compile --name`).
       format: "offload" (LLVM bitcode), "isa" (PTX), "bin" (cubin), or "llvm" (an MLIR source's
         LLVM IR, the same for every chip: one GpuLower action per module).
       out: the output File (a list of them for several chips: NAME.CHIP.ptx in one directory, in
@@ -111,7 +111,7 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
       origin: the user's source File that `srcs` were made from, named in error messages.
       rdc: compile a CUDA C++ source as relocatable device code (format "offload": bitcode that
         another source's __device__ functions and variables can be linked with).
-      program: every module of an MLIR program, each its own file (`gpubuild compile --program`):
+      program: every module of an MLIR program, each its own file (`gpubuilder compile --program`):
         `out` is a directory; `srcs` is the program (format "llvm") or the directory of its
         modules' LLVM IR or PTX.
     """
@@ -119,10 +119,10 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
     cuda = gctx.cuda
     nvcc = src.extension == "cu" and opts.compiler == "nvcc"
     llvm = gctx.llvm if src.extension != "ptx" and not nvcc else None
-    args = gpubuild_args(gctx)
+    args = builder_args(gctx)
     if origin:
         args.add("--origin", origin.short_path)
-    several = type(chip) == "list"  # one lowering for several chips (gpubuild compile --chips)
+    several = type(chip) == "list"  # one lowering for several chips (gpubuilder compile --chips)
     lower = format == "llvm" or several
     outs = out if several else [out]
     if several:
@@ -176,7 +176,7 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         inputs += [pch.pch, pch.headers]
     args.add("-o", outs[0].dirname if several else out.path)
     args.add_all(srcs, expand_directories = False)
-    run_gpubuild(
+    run_builder(
         gctx,
         "compile",
         args,

@@ -1,6 +1,6 @@
-"""The embed action: one artifact into a Go file or a C header and source (`gpubuild embed`)."""
+"""The embed action: one artifact into a Go file or a C header and source (`gpubuilder embed`)."""
 
-load("//rules/private:context.bzl", "gpubuild_args", "run_gpubuild")
+load("//rules/private:context.bzl", "builder_args", "run_builder")
 load("//rules/private:labels.bzl", "display_label")
 
 def emit_embed(gctx, *, module_label, info, lang, outputs):
@@ -14,7 +14,7 @@ def emit_embed(gctx, *, module_label, info, lang, outputs):
       outputs: for go, a struct(package, go, copy); for c, a struct(symbol, h, include, c).
     """
     module = display_label(module_label)
-    args = gpubuild_args(gctx, target = module)
+    args = builder_args(gctx, target = module)
     args.add("--lang", lang)
     args.add("--format", info.format)
     args.add_joined("--chips", info.chips, join_with = ",")
@@ -30,7 +30,7 @@ def emit_embed(gctx, *, module_label, info, lang, outputs):
         args.add("--c-out", outputs.c)
         files = [outputs.h, outputs.c]
     args.add(info.artifact)
-    run_gpubuild(
+    run_builder(
         gctx,
         "embed",
         args,

@@ -1,9 +1,9 @@
 """The host side of CUDA C++: clang's host compile against a fatbin, and the registration of a device-linked one."""
 
-load("//rules/private:context.bzl", "LLVM_TOOLCHAIN", "add_tools", "gpubuild_args", "run_gpubuild")
+load("//rules/private:context.bzl", "LLVM_TOOLCHAIN", "add_tools", "builder_args", "run_builder")
 
 def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolchain_flags = []):
-    """Declares the action that compiles the host side of `src` into the object `out` (`gpubuild host`).
+    """Declares the action that compiles the host side of `src` into the object `out` (`gpubuilder host`).
 
     Args:
       gctx: the gpu_context (its `llvm` clang, its `cuda` headers).
@@ -19,7 +19,7 @@ def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolc
         see the same headers.
     """
     cuda = gctx.cuda
-    args = gpubuild_args(gctx)
+    args = builder_args(gctx)
     tools = add_tools(args, gctx.llvm, ["clang"])
     if cuda.cuda_path:
         args.add("--cuda-path", cuda.cuda_path)
@@ -36,7 +36,7 @@ def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolc
     args.add_all(toolchain_flags + opt + host_copts, format_each = "--host-opt=%s")
     args.add("-o", out)
     args.add(src)
-    run_gpubuild(
+    run_builder(
         gctx,
         "host",
         args,
@@ -50,7 +50,7 @@ def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolc
     )
 
 def emit_register(gctx, *, objects, fatbin, out):
-    """Declares the action that writes the C source registering a device-linked `fatbin` (`gpubuild register`).
+    """Declares the action that writes the C source registering a device-linked `fatbin` (`gpubuilder register`).
 
     Relocatable device code has one module for all the sources: each host object asks, by its own
     module id, to be registered with it; the generated source answers every one of them with the one
@@ -62,11 +62,11 @@ def emit_register(gctx, *, objects, fatbin, out):
       fatbin: the device-linked fatbin.
       out: the C source File.
     """
-    args = gpubuild_args(gctx)
+    args = builder_args(gctx)
     args.add("--fatbin", fatbin)
     args.add("-o", out)
     args.add_all(objects)
-    run_gpubuild(
+    run_builder(
         gctx,
         "register",
         args,
@@ -79,7 +79,7 @@ def emit_register(gctx, *, objects, fatbin, out):
 def emit_program_host(gctx, *, src, modules, chip, out, opt = 2):
     """Declares the action that compiles the host side of an MLIR program into the object `out`.
 
-    `gpubuild host` outlines the program's gpu.launch regions, replaces each gpu.module by a
+    `gpubuilder host` outlines the program's gpu.launch regions, replaces each gpu.module by a
     gpu.binary holding its fatbin from `modules`, lowers the host code with MLIR and makes the
     object with llc.
 
@@ -91,14 +91,14 @@ def emit_program_host(gctx, *, src, modules, chip, out, opt = 2):
       out: the object File (position-independent).
       opt: llc's optimisation level.
     """
-    args = gpubuild_args(gctx)
+    args = builder_args(gctx)
     tools = add_tools(args, gctx.llvm, ["mlir_opt", "mlir_translate", "llc"])
     args.add("--modules", modules.path)
     args.add("--chip", chip)
     args.add("-O", str(opt))
     args.add("-o", out)
     args.add(src)
-    run_gpubuild(
+    run_builder(
         gctx,
         "host",
         args,

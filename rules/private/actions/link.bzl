@@ -1,6 +1,6 @@
-"""The link action: per-chip cubins and PTX into one fatbin (`gpubuild link`)."""
+"""The link action: per-chip cubins and PTX into one fatbin (`gpubuilder link`)."""
 
-load("//rules/private:context.bzl", "gpubuild_args", "run_gpubuild")
+load("//rules/private:context.bzl", "builder_args", "run_builder")
 
 def emit_link(gctx, *, images, out, compress, program = False):
     """Declares one action that joins `images` into the fatbin `out`.
@@ -10,11 +10,11 @@ def emit_link(gctx, *, images, out, compress, program = False):
       images: the cubin and PTX Files, in the order they are stored.
       out: the fatbin File.
       compress: "none", "lz4" or "zstd" (applied to PTX, as fatbinary does).
-      program: link each module of an MLIR program (`gpubuild link --program`): `images` are
+      program: link each module of an MLIR program (`gpubuilder link --program`): `images` are
         directories of the modules' files, one per chip (and PTX), and `out` a directory of
         fatbins, NAME.fatbin.
     """
-    args = gpubuild_args(gctx)
+    args = builder_args(gctx)
     if program:
         args.add("--program")
     args.add("--compress", compress)
@@ -23,7 +23,7 @@ def emit_link(gctx, *, images, out, compress, program = False):
         args.add_all(images, expand_directories = False)
     else:
         args.add_all(images)
-    run_gpubuild(
+    run_builder(
         gctx,
         "link",
         args,

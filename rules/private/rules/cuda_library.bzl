@@ -5,7 +5,7 @@ load("@rules_cc//cc:find_cc_toolchain.bzl", "use_cc_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules/private:cc.bzl", "CUDA_ATTRS", "cc_features", "cuda_compilation")
-load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
+load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_module", "emit_runs_on", "module_settings", "source_stem")
 load("//rules/private/actions:host.bzl", "emit_host_compile", "emit_register")
 load("//rules/private/actions:link.bzl", "emit_link")
@@ -197,6 +197,7 @@ the lowest chip, or for the chips `ptx` names), `bin` (only the cubins: no JIT o
     })),
     fragments = ["cpp"],
     toolchains = use_cc_toolchain() + [
+        BUILDER_TOOLCHAIN,
         CUDA_TOOLCHAIN,
         config_common.toolchain_type(LLVM_TOOLCHAIN, mandatory = False),
     ],

@@ -2,7 +2,7 @@
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//rules/private:chip_table.bzl", "CHIPS", "UNSUPPORTED")
-load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "GPUBUILD_ATTRS", "LLVM_TOOLCHAIN", "gpu_context")
+load("//rules/private:context.bzl", "BUILDER_ATTRS", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:providers.bzl", "GpuPchInfo")
 load("//rules/private/actions:compile.bzl", "emit_pch", "pch_key")
 
@@ -32,10 +32,11 @@ what clang checks when it loads one. Every `gpu_module` and `cuda_library` of a 
 on the one target of this rule, `@rules_gpu//rules/private:cuda_pch`; a PCH is made only when a compile loads it
 (one `GpuPch` action per chip and option set in the build), and saves that compile the ~270 ms of
 parsing the headers again (docs/compile.md). `--@rules_gpu//gpu:pch=false` turns them off.""",
-    attrs = dict(GPUBUILD_ATTRS, **{
+    attrs = dict(BUILDER_ATTRS, **{
         "_enabled": attr.label(default = Label("//gpu:pch")),
     }),
     toolchains = [
+        BUILDER_TOOLCHAIN,
         CUDA_TOOLCHAIN,
         config_common.toolchain_type(LLVM_TOOLCHAIN, mandatory = False),
     ],

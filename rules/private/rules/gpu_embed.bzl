@@ -2,7 +2,7 @@
 
 load("@io_bazel_rules_go//go:def.bzl", "go_library")
 load("@rules_cc//cc:cc_library.bzl", "cc_library")
-load("//rules/private:context.bzl", "GPUBUILD_ATTRS", "gpu_context")
+load("//rules/private:context.bzl", "BUILDER_ATTRS", "BUILDER_TOOLCHAIN", "gpu_context")
 load("//rules/private:labels.bzl", "display_label")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 load("//rules/private/actions:embed.bzl", "emit_embed")
@@ -49,16 +49,18 @@ def _gpu_cc_embed_impl(ctx):
 
 _COMMON_ATTRS = dict({
     "module": attr.label(mandatory = True, providers = [GpuModuleInfo], doc = "The gpu_module whose artifact to embed."),
-}, **GPUBUILD_ATTRS)
+}, **BUILDER_ATTRS)
 
 _gpu_go_embed = rule(
     implementation = _gpu_go_embed_impl,
     attrs = dict(_COMMON_ATTRS, package = attr.string(mandatory = True)),
+    toolchains = [BUILDER_TOOLCHAIN],
 )
 
 _gpu_cc_embed = rule(
     implementation = _gpu_cc_embed_impl,
     attrs = dict(_COMMON_ATTRS, basename = attr.string(mandatory = True), symbol = attr.string(mandatory = True)),
+    toolchains = [BUILDER_TOOLCHAIN],
 )
 
 def _last_element(importpath):

@@ -1,7 +1,7 @@
 """The `gpu_module` rule."""
 
 load("//rules/private:cc.bzl", "CUDA_ATTRS")
-load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
+load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_module", "emit_runs_on", "module_settings")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 
@@ -73,6 +73,7 @@ PTX) and `jit` (only the PTX for the lowest chip, for runners whose chips are un
         ),
     })),
     toolchains = [
+        BUILDER_TOOLCHAIN,
         CUDA_TOOLCHAIN,
         config_common.toolchain_type(LLVM_TOOLCHAIN, mandatory = False),
     ],

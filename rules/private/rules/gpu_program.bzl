@@ -4,7 +4,7 @@ load("@rules_cc//cc:find_cc_toolchain.bzl", "use_cc_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules/private:cc.bzl", "cc_features")
-load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
+load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:labels.bzl", "display_label")
 load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_program", "emit_runs_on", "module_settings")
 load("//rules/private/actions:host.bzl", "emit_program_host")
@@ -113,6 +113,7 @@ _ATTRS = {k: v for k, v in MODULE_ATTRS.items() if k not in _NOT_FOR_PROGRAMS}
 _ATTRS.update(_PROGRAM_ATTRS)
 
 _TOOLCHAINS = [
+    BUILDER_TOOLCHAIN,
     CUDA_TOOLCHAIN,
     LLVM_TOOLCHAIN,
 ] + use_cc_toolchain()
@@ -147,10 +148,10 @@ _gpu_test = rule(
         "program_args": attr.string_list(doc = "The program's arguments, written into the test script (so that a runner that starts the script by hand passes them too), before any `--test_arg`."),
         "src": attr.label(mandatory = True, allow_single_file = [".mlir"], doc = "The file holding the CHECK lines: the program's source."),
         "_filecheck": attr.label(
-            default = Label("//tools/cmd/gpubuild"),
+            default = Label("//tools/cmd/filecheck"),
             executable = True,
             cfg = "target",
-            doc = "gpubuild, whose filecheck verb checks the output where the test runs.",
+            doc = "filecheck (LLVM's FileCheck in Go), which checks the output where the test runs.",
         ),
         "_template": attr.label(
             default = Label("//rules/private/rules:gpu_test.sh.tpl"),
@@ -168,7 +169,7 @@ def gpu_test(name, src, runs_on = [], tags = [], exec_properties = {}, visibilit
 
     The program is `NAME_program`, a `gpu_binary`; the test runs it (with `args`, which the test
     script holds, then any `--test_arg`) and checks what it
-    prints with `gpubuild filecheck`, which reads `CHECK`, `CHECK-NEXT`, `CHECK-SAME`, `CHECK-NOT`,
+    prints with rules_gpu's `filecheck` (LLVM's FileCheck in Go), which reads `CHECK`, `CHECK-NEXT`, `CHECK-SAME`, `CHECK-NOT`,
     `CHECK-COUNT-n`, `CHECK-LABEL`, `{{regex}}` and `[[VAR:regex]]` as LLVM's FileCheck does. A
     program that exits with a non-zero status fails the test. The test needs a GPU: it is tagged `gpu`
     and routed as `gpu_cc_test` is (`bazel test --test_tag_filters=-gpu` builds it, program included,

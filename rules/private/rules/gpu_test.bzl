@@ -3,7 +3,7 @@
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("@rules_cc//cc:cc_test.bzl", "cc_test")
 load("//rules/private:chip_table.bzl", "FAMILY")
-load("//rules/private:context.bzl", "GPUBUILD_ATTRS", "gpu_context", "gpubuild_args", "run_gpubuild")
+load("//rules/private:context.bzl", "BUILDER_ATTRS", "BUILDER_TOOLCHAIN", "builder_args", "gpu_context", "run_builder")
 
 # The tag of tests that need a GPU: `--test_tag_filters=-gpu` builds them and runs the others.
 GPU_TAG = "gpu"
@@ -33,13 +33,13 @@ def _runner_abi_test_impl(ctx):
     gctx = gpu_context(ctx, toolchains = False)
     program = ctx.executable.program
     report = ctx.actions.declare_file(ctx.label.name + ".abi.txt")
-    args = gpubuild_args(gctx)
+    args = builder_args(gctx)
     have = ctx.attr._runners_have[BuildSettingInfo].value
     if have:
         args.add_joined("--runners-have", have, join_with = ",")
     args.add("--stamp", report)
     args.add(program)
-    run_gpubuild(
+    run_builder(
         gctx,
         "abi",
         args,
@@ -58,7 +58,8 @@ runner_abi_test = rule(
     attrs = dict({
         "program": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The test program."),
         "_runners_have": attr.label(default = Label("//gpu:runners_have")),
-    }, **GPUBUILD_ATTRS),
+    }, **BUILDER_ATTRS),
+    toolchains = [BUILDER_TOOLCHAIN],
     test = True,
 )
 

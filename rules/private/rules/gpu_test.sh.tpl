@@ -10,4 +10,4 @@ if [ "$status" -ne 0 ]; then
   exit 1
 fi
 cat "$out" # into the test's log, for the record
-exec "./%{filecheck}" filecheck %{prefixes} --input-file "$out" "%{checks}"
+exec "./%{filecheck}" %{prefixes} --input-file "$out" "%{checks}"

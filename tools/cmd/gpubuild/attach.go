@@ -1,10 +1,10 @@
 package main
 
 import (
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -18,11 +18,11 @@ const attachUsage = `usage: gpubuild attach [--module REGEX] [--triple T] [--chi
 
 // runAttach attaches an NVVM target to the gpu.modules of an MLIR file, as mlir-opt's
 // --nvvm-attach-target does, with the same option names and defaults.
-func runAttach(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	var o common
-	c := newCommand("attach", attachUsage, stdout, stderr)
+func runAttach(_ context.Context, env cmdline.Env, args []string) error {
+	var o cmdline.Common
+	c := env.Command("attach", attachUsage)
 	def := mlir.DefaultTarget()
-	o.register(c, "the MLIR file `OUT` to write; - for standard output")
+	o.Register(c, "the MLIR file `OUT` to write; - for standard output")
 	module := c.String("module", "", "attach to the gpu.modules whose name the regular expression `REGEX` matches (anywhere in the name); empty: all")
 	triple := c.String("triple", def.Triple, "the target `TRIPLE`")
 	chipName := c.String("chip", def.Chip, "the target `CHIP`")
@@ -30,41 +30,41 @@ func runAttach(_ context.Context, args []string, stdout, stderr io.Writer) error
 	opt := c.Int("O", def.O, "the optimization `LEVEL`, 0 to 3")
 	fast := c.Bool("fast", false, "enable fast math")
 	ftz := c.Bool("ftz", false, "flush denormals to zero")
-	var link multiFlag
+	var link cmdline.MultiFlag
 	c.Var(&link, "l", "a bitcode `LIBRARY` to link (repeatable)")
 	ptxas := c.String("ptxas-cmd-options", "", "`OPTIONS` for ptxas, one string split as a shell splits it")
-	files, err := c.parse(args, nil)
+	files, err := c.ParseArgs(args, nil)
 	if err != nil {
 		return err
 	}
 	switch {
-	case o.out == "":
-		return c.usageError("no output: give -o OUT.mlir (- for standard output)")
+	case o.Out == "":
+		return c.UsageError("no output: give -o OUT.mlir (- for standard output)")
 	case len(files) != 1:
-		return c.usageError("one MLIR file, please (have %d)", len(files))
+		return c.UsageError("one MLIR file, please (have %d)", len(files))
 	}
 	in := files[0]
 	t := mlir.Target{Module: *module, Triple: *triple, Chip: *chipName, Features: *features, O: *opt,
 		Fast: *fast, FTZ: *ftz, Link: link, PtxasOptions: *ptxas}
 	if err := t.Validate(); err != nil {
-		return o.errorf("%s: %w", in, err)
+		return o.Errorf("%s: %w", in, err)
 	}
 	src, err := os.ReadFile(in)
 	if err != nil {
-		return o.wrap(err)
+		return o.Wrap(err)
 	}
 	res, rep, err := mlir.Attach(src, t)
 	if err != nil {
 		var se *mlir.SyntaxError
 		if errors.As(err, &se) {
-			return o.errorf("%s:%w", in, err) // file:line:col: message
+			return o.Errorf("%s:%w", in, err) // file:line:col: message
 		}
-		return o.errorf("%s: %w", in, err)
+		return o.Errorf("%s: %w", in, err)
 	}
 	if len(rep.Matched()) == 0 {
-		return o.errorf("%s: %s", in, noMatch(rep, *module))
+		return o.Errorf("%s: %s", in, noMatch(rep, *module))
 	}
-	return o.write(stdout, res)
+	return o.Write(env.Stdout, res)
 }
 
 // noMatch says why no gpu.module took the target, listing the modules there are.

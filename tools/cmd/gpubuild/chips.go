@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,8 +24,8 @@ const chipsUsage = `usage: gpubuild chips [--repo DIR] [--json] [PATTERN...]    
 
 // runChips lists and edits the chips of the gpu_module targets (and cuda_library, gpu_binary,
 // gpu_test) in a repository's BUILD files.
-func runChips(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newCommand("chips", chipsUsage, stdout, stderr)
+func runChips(_ context.Context, env cmdline.Env, args []string) error {
+	c := env.Command("chips", chipsUsage)
 	repoDir := c.String("repo", "", "the repository root `DIR` (default: $BUILD_WORKSPACE_DIRECTORY, else the repository around the current directory)")
 	asJSON := c.Bool("json", false, "list: print one JSON object per target, one per line")
 	edits := map[string]*string{
@@ -34,11 +35,11 @@ func runChips(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	toolkit := c.String("toolkit", "", "a CUDA `VERSION`, e.g. 13.0: replace the chips it cannot compile")
 	dryRun := c.Bool("dry-run", false, "edits: print the changes, write nothing")
-	patterns, err := c.parse(args, nil)
+	patterns, err := c.ParseArgs(args, nil)
 	if err != nil {
 		return err
 	}
-	usage := func(why string) error { return c.usageError("%s", why) }
+	usage := func(why string) error { return c.UsageError("%s", why) }
 	op := ""
 	for _, name := range []string{"set", "add", "remove", "toolkit"} {
 		if name == "toolkit" && *toolkit == "" || name != "toolkit" && *edits[name] == "" {
@@ -85,11 +86,11 @@ func runChips(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if err := chipsOp(repo, op, patterns, chips, tk, targets, *asJSON, *dryRun, stdout); err != nil {
+	if err := chipsOp(repo, op, patterns, chips, tk, targets, *asJSON, *dryRun, env.Stdout); err != nil {
 		return err
 	}
 	for _, s := range skipped {
-		fmt.Fprintf(stderr, "gpubuild chips: note: %s\n", s)
+		fmt.Fprintf(env.Stderr, "gpubuild chips: note: %s\n", s)
 	}
 	return nil
 }

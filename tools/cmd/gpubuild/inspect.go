@@ -1,9 +1,9 @@
 package main
 
 import (
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"encoding/json"
-	"io"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 )
@@ -12,15 +12,15 @@ const inspectUsage = `usage: gpubuild inspect [--json] FILE...
   FILE is a fatbin, a cubin, PTX, or MLIR holding gpu.binary ops (mlir-opt's gpu-module-to-binary).`
 
 // runInspect lists the images of fatbins, cubins and PTX files.
-func runInspect(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newCommand("inspect", inspectUsage, stdout, stderr)
+func runInspect(_ context.Context, env cmdline.Env, args []string) error {
+	c := env.Command("inspect", inspectUsage)
 	asJSON := c.Bool("json", false, "print one JSON object per image, one per line")
-	files, err := c.parse(args, nil)
+	files, err := c.ParseArgs(args, nil)
 	if err != nil {
 		return err
 	}
 	if len(files) == 0 {
-		return c.usageError("no file to inspect")
+		return c.UsageError("no file to inspect")
 	}
 	var infos []artifact.Info
 	for _, path := range files {
@@ -31,9 +31,9 @@ func runInspect(_ context.Context, args []string, stdout, stderr io.Writer) erro
 		infos = append(infos, artifact.Describe(a)...)
 	}
 	if !*asJSON {
-		return artifact.WriteTable(stdout, infos)
+		return artifact.WriteTable(env.Stdout, infos)
 	}
-	enc := json.NewEncoder(stdout)
+	enc := json.NewEncoder(env.Stdout)
 	for _, in := range infos {
 		if err := enc.Encode(in); err != nil {
 			return err

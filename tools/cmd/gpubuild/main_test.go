@@ -40,8 +40,8 @@ func TestVerbTable(t *testing.T) {
 		documented = append(documented, m[1])
 	}
 	var table []string
-	for _, v := range verbs() {
-		table = append(table, v.name)
+	for _, v := range program().Verbs {
+		table = append(table, v.Name)
 	}
 	if !slices.Equal(documented, table) {
 		t.Errorf("the package documentation lists the verbs %q; the table %q", documented, table)
@@ -60,15 +60,15 @@ func TestVerbTable(t *testing.T) {
 // Every verb answers a bad flag with the error and its usage (exit 2) and --help with its usage on
 // standard output (exit 0); a missing argument is a usage error too.
 func TestUsage(t *testing.T) {
-	for _, v := range verbs() {
-		t.Run(v.name, func(t *testing.T) {
-			code, out, errs := gpubuild(t, v.name, "--no-such-flag")
-			if code != 2 || out != "" || !strings.Contains(errs, "gpubuild "+v.name+": flag provided but not defined: -no-such-flag") ||
-				!strings.Contains(errs, "usage: gpubuild "+v.name) || !strings.Contains(errs, "\nflags:\n") {
+	for _, v := range program().Verbs {
+		t.Run(v.Name, func(t *testing.T) {
+			code, out, errs := gpubuild(t, v.Name, "--no-such-flag")
+			if code != 2 || out != "" || !strings.Contains(errs, "gpubuild "+v.Name+": flag provided but not defined: -no-such-flag") ||
+				!strings.Contains(errs, "usage: gpubuild "+v.Name) || !strings.Contains(errs, "\nflags:\n") {
 				t.Errorf("a bad flag: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
 			}
-			code, out, errs = gpubuild(t, v.name, "--help")
-			if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: gpubuild "+v.name) {
+			code, out, errs = gpubuild(t, v.Name, "--help")
+			if code != 0 || errs != "" || !strings.HasPrefix(out, "usage: gpubuild "+v.Name) {
 				t.Errorf("--help: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
 			}
 			// Long flags are hyphenated (--ptxas-opt), never --ptxas_opt.
@@ -77,13 +77,13 @@ func TestUsage(t *testing.T) {
 					t.Errorf("flag %s: hyphenate it", m[1])
 				}
 			}
-			if _, hout, _ := gpubuild(t, "help", v.name); hout != out {
-				t.Errorf("gpubuild help %s differs from gpubuild %s --help", v.name, v.name)
+			if _, hout, _ := gpubuild(t, "help", v.Name); hout != out {
+				t.Errorf("gpubuild help %s differs from gpubuild %s --help", v.Name, v.Name)
 			}
-			if v.name == "chips" || v.name == "inspect" || v.name == "migrate" {
+			if v.Name == "chips" || v.Name == "inspect" || v.Name == "migrate" {
 				return // run without arguments, they do something (migrate: to the repository around the test)
 			}
-			if code, _, errs := gpubuild(t, v.name); code != 2 || !strings.Contains(errs, "usage: gpubuild "+v.name) {
+			if code, _, errs := gpubuild(t, v.Name); code != 2 || !strings.Contains(errs, "usage: gpubuild "+v.Name) {
 				t.Errorf("no arguments: exit %d\nstderr: %s", code, errs)
 			}
 		})

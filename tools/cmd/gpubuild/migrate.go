@@ -1,9 +1,9 @@
 package main
 
 import (
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"fmt"
-	"io"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/migrate"
 )
@@ -18,15 +18,15 @@ const migrateUsage = `usage: gpubuild migrate [--dry-run] [DIR]
   repository around the current directory.`
 
 // runMigrate rewrites a repository that uses rules_cuda to use rules_gpu.
-func runMigrate(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newCommand("migrate", migrateUsage, stdout, stderr)
+func runMigrate(_ context.Context, env cmdline.Env, args []string) error {
+	c := env.Command("migrate", migrateUsage)
 	dryRun := c.Bool("dry-run", false, "print the changes as a unified diff, and write nothing")
-	dirs, err := c.parse(args, nil)
+	dirs, err := c.ParseArgs(args, nil)
 	if err != nil {
 		return err
 	}
 	if len(dirs) > 1 {
-		return c.usageError("one repository at a time: %q", dirs)
+		return c.UsageError("one repository at a time: %q", dirs)
 	}
 	dir := ""
 	if len(dirs) == 1 {
@@ -42,20 +42,20 @@ func runMigrate(_ context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *dryRun {
 		for _, ch := range res.Changes {
-			fmt.Fprint(stdout, ch.Diff())
+			fmt.Fprint(env.Stdout, ch.Diff())
 		}
 	}
-	if err := res.WriteReport(stdout); err != nil {
+	if err := res.WriteReport(env.Stdout); err != nil {
 		return err
 	}
 	switch {
 	case *dryRun:
-		fmt.Fprintf(stdout, "dry run: %s would change, nothing written\n", plural(len(res.Changes), "file"))
+		fmt.Fprintf(env.Stdout, "dry run: %s would change, nothing written\n", plural(len(res.Changes), "file"))
 	case len(res.Written) == 0:
-		fmt.Fprintln(stdout, "nothing to change")
+		fmt.Fprintln(env.Stdout, "nothing to change")
 	}
 	for _, w := range res.Written {
-		fmt.Fprintf(stdout, "wrote %s\n", w)
+		fmt.Fprintf(env.Stdout, "wrote %s\n", w)
 	}
 	if n := len(res.Untranslated); n > 0 {
 		done := "the rest is written"

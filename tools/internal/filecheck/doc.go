@@ -1,7 +1,7 @@
 // Package filecheck is LLVM's FileCheck, in Go: it reads a check file's directives and matches an
 // input against them as FileCheck 21 does (https://llvm.org/docs/CommandGuide/FileCheck.html),
 // with the same verdict and FileCheck's own diagnostics, so that test programs checked with
-// FileCheck run where LLVM's tools do not (gpubuild filecheck). Parse reads a check file, Match
+// FileCheck run where LLVM's tools do not (tools/cmd/filecheck). Parse reads a check file, Match
 // matches an input; an Error carries FileCheck's diagnostics and exit status.
 //
 // The code follows FileCheck's (llvm/lib/FileCheck/FileCheck.cpp) step by step, and the tests run

@@ -1,6 +1,7 @@
-package main
+package builder
 
 import (
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"fmt"
 	"io"
@@ -15,18 +16,18 @@ const abiUsage = `usage: gpubuild abi [--runners-have GLIBC_2.39,GLIBCXX_3.4.33]
   with --runners-have, fails when it needs a newer one than the machines that run it have.`
 
 // runABI says which glibc and libstdc++ versions a program needs, and whether its runners have them.
-func runABI(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	var o common
-	c := newCommand("abi", abiUsage, stdout, stderr)
-	o.register(c, "")
+func runABI(_ context.Context, env cmdline.Env, args []string) error {
+	var o cmdline.Common
+	c := env.Command("abi", abiUsage)
+	o.Register(c, "")
 	have := c.String("runners-have", "", "the newest `VERSIONS` the runners have, comma-separated, e.g. GLIBC_2.39,GLIBCXX_3.4.33")
 	stamp := c.String("stamp", "", "write the report to this `FILE`, not to standard output, when the check passes (a Bazel output)")
-	files, err := c.parse(args, nil)
+	files, err := c.ParseArgs(args, nil)
 	if err != nil {
 		return err
 	}
 	if len(files) != 1 {
-		return c.usageError("give one program")
+		return c.UsageError("give one program")
 	}
 	var runners []symvers.Version
 	for _, s := range strings.Split(*have, ",") {
@@ -35,26 +36,26 @@ func runABI(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		v, err := symvers.Parse(s)
 		if err != nil {
-			return c.usageError("--runners-have: %v", err)
+			return c.UsageError("--runners-have: %v", err)
 		}
 		runners = append(runners, v)
 	}
 	needs, err := symvers.Read(files[0])
 	if err != nil {
-		return o.errorf("%w", err)
+		return o.Errorf("%w", err)
 	}
 	var report strings.Builder
 	for _, n := range needs {
 		fmt.Fprintf(&report, "%s needs %s (%s)\n", files[0], n.Version, n.Library)
 	}
 	if *stamp == "" {
-		io.WriteString(stdout, report.String())
+		io.WriteString(env.Stdout, report.String())
 	}
 	if problems := symvers.Check(needs, runners); problems != nil {
-		return o.errorf("%s cannot start on the runners: it %s; fix: build it against an older C library (a sysroot as old as the runners', given to the C++ toolchain with --sysroot), or declare runners that have it (--@rules_gpu//gpu:runners_have)", files[0], strings.Join(problems, "; it "))
+		return o.Errorf("%s cannot start on the runners: it %s; fix: build it against an older C library (a sysroot as old as the runners', given to the C++ toolchain with --sysroot), or declare runners that have it (--@rules_gpu//gpu:runners_have)", files[0], strings.Join(problems, "; it "))
 	}
 	if *stamp != "" {
-		return o.wrap(atomicfile.Write(*stamp, []byte(report.String())))
+		return o.Wrap(atomicfile.Write(*stamp, []byte(report.String())))
 	}
 	return nil
 }

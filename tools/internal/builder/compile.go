@@ -1,11 +1,11 @@
-package main
+package builder
 
 import (
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -13,7 +13,6 @@ import (
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
-	"github.com/rulesgpu/rules_gpu/tools/internal/toolfind"
 )
 
 const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|isa|offload|llvm|pch] [--toolkit 12.4] [--ptx 7.8]
@@ -75,26 +74,27 @@ func clangOption(args []string) (name string, n int) {
 	}
 }
 
-// compileFlags are compile's flags.
+// compileFlags are compile's flags, and the helper that runs them.
 type compileFlags struct {
-	common
+	helper
+	cmdline.Common
 	chip, chips, name, format, toolkit, ptx, module, trace string
 	pch, pchHeaders                                        string
 	opt                                                    int
 	fast, ftz, rdc, noKernelOK, program                    bool
 	tools                                                  compile.Tools
-	ptxasOpts, nvccOpts, origins                           multiFlag
+	ptxasOpts, nvccOpts, origins                           cmdline.MultiFlag
 	compiler                                               string
 	clangOpts                                              []string // clang options, in order; clangFirst names the first
 	clangFirst                                             string
 	clangOnly                                              bool // a --clang-opt was given
 }
 
-func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var f compileFlags
-	c := newCommand("compile", compileUsage, stdout, stderr)
-	f.register(c, "the artifact `OUT` to write; - for standard output")
-	c.StringVar(&f.out, "out", "", "the same as -o `OUT`")
+func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) error {
+	f := compileFlags{helper: h}
+	c := env.Command("compile", compileUsage)
+	f.Register(c, "the artifact `OUT` to write; - for standard output")
+	c.StringVar(&f.Out, "out", "", "the same as -o `OUT`")
 	c.StringVar(&f.chip, "chip", "", "the `CHIP` to compile for, e.g. sm_90")
 	c.StringVar(&f.chips, "chips", "", "MLIR, format isa: lower once and write the PTX of each of these `CHIPS` (comma-separated) in the directory OUT (see above)")
 	c.StringVar(&f.name, "name", "", "with --chips, name each chip's PTX `STEM`.CHIP.ptx (default CHIP.ptx)")
@@ -131,7 +131,7 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c.StringVar(&f.pch, "pch", "", "CUDA C++ with clang: load this precompiled header (`PCH`, made by --format pch for the same chip, -O and --fast)")
 	c.StringVar(&f.pchHeaders, "pch-headers", "", "the list (`FILE`) of the headers in the PCH: written with --format pch, read with --pch")
 	c.StringVar(&f.trace, "trace", "", "append one JSON line with the helper's wall time and each tool's to this `FILE` (profiling)")
-	srcs, err := c.parse(args, func(args []string) int {
+	srcs, err := c.ParseArgs(args, func(args []string) int {
 		name, n := clangOption(args)
 		if n > 0 {
 			f.keepClang(name, args[:n]...)
@@ -144,25 +144,25 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	pch := f.format == string(compile.FormatPCH)
 	switch {
 	case len(srcs) == 0 && !pch:
-		return c.usageError("no source: give SRC (several only when all are LLVM IR)")
+		return c.UsageError("no source: give SRC (several only when all are LLVM IR)")
 	case len(srcs) > 0 && pch:
-		return c.usageError("--format pch takes no SRC: the PCH holds the headers clang includes into every CUDA C++ source")
+		return c.UsageError("--format pch takes no SRC: the PCH holds the headers clang includes into every CUDA C++ source")
 	case (f.pch != "" || f.pchHeaders != "") && (f.chips != "" || f.program):
-		return c.usageError("--pch and --pch-headers are for CUDA C++ compiles, not --chips or --program")
+		return c.UsageError("--pch and --pch-headers are for CUDA C++ compiles, not --chips or --program")
 	case len(f.origins) > 0 && len(f.origins) != len(srcs):
-		return c.usageError("--origin %d times for %d sources: give it once for each source, or not at all", len(f.origins), len(srcs))
-	case f.out == "":
-		return c.usageError("no output: give -o OUT (- for standard output)")
+		return c.UsageError("--origin %d times for %d sources: give it once for each source, or not at all", len(f.origins), len(srcs))
+	case f.Out == "":
+		return c.UsageError("no output: give -o OUT (- for standard output)")
 	case f.chips != "":
 		return f.compileChips(ctx, c, srcs)
 	case f.chip == "" && f.format != string(compile.FormatLLVM):
-		return c.usageError("no chip: give --chip, e.g. --chip sm_90")
+		return c.UsageError("no chip: give --chip, e.g. --chip sm_90")
 	case f.opt < 0 || f.opt > 3:
-		return c.usageError("-O %d: use 0 to 3", f.opt)
+		return c.UsageError("-O %d: use 0 to 3", f.opt)
 	}
-	job := compile.Job{Target: f.target, Origin: strings.Join(f.origins, ", "), Out: f.out, Stdout: stdout,
+	job := compile.Job{Target: f.Target, Origin: strings.Join(f.origins, ", "), Out: f.Out, Stdout: env.Stdout,
 		O: f.opt, Fast: f.fast, FTZ: f.ftz, RDC: f.rdc, NoKernelOK: f.noKernelOK, PtxasOptions: f.ptxasOpts, ClangOptions: f.clangOpts, Module: f.module,
-		PCH: f.pch, PCHHeaders: f.pchHeaders, Log: stderr}
+		PCH: f.pch, PCHHeaders: f.pchHeaders, Log: env.Stderr}
 	if pch {
 		job.Kind = compile.KindCUDA
 	} else {
@@ -174,10 +174,10 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	for _, src := range srcs {
 		kind, err := compile.KindOf(src)
 		if err != nil {
-			return f.wrap(err)
+			return f.Wrap(err)
 		}
 		if len(srcs) > 1 && kind != compile.KindLLVM {
-			return c.usageError("several sources (%s) link into one module only when all are LLVM IR (.ll, .bc); %s is %s: compile it alone (CUDA C++ with --rdc, into bitcode to link)", strings.Join(srcs, " "), src, kindName(kind))
+			return c.UsageError("several sources (%s) link into one module only when all are LLVM IR (.ll, .bc); %s is %s: compile it alone (CUDA C++ with --rdc, into bitcode to link)", strings.Join(srcs, " "), src, kindName(kind))
 		}
 		if job.Kind == "" {
 			job.Kind = kind
@@ -187,40 +187,37 @@ func runCompile(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		job.Link = nil
 	}
 	if job.Compiler, err = compile.ParseCompiler(f.compiler); err != nil {
-		return c.usageError("--compiler: %v", err)
+		return c.UsageError("--compiler: %v", err)
 	}
 	job.NvccOptions = f.nvccOpts
 	if job.Compiler == compile.CompilerNVCC && f.clangOnly {
-		return c.usageError("--clang-opt is for clang; with --compiler nvcc, give nvcc's options with --nvcc-opt")
+		return c.UsageError("--clang-opt is for clang; with --compiler nvcc, give nvcc's options with --nvcc-opt")
 	}
 	if len(f.nvccOpts) > 0 && job.Compiler != compile.CompilerNVCC {
-		return c.usageError("--nvcc-opt is for nvcc: add --compiler nvcc, or give clang's options with --clang-opt")
+		return c.UsageError("--nvcc-opt is for nvcc: add --compiler nvcc, or give clang's options with --clang-opt")
 	}
 	if f.clangFirst != "" && job.Kind != compile.KindCUDA {
-		return c.usageError("%s applies to CUDA C++ (.cu) sources only; %s is %s", f.clangFirst, job.Src, kindName(job.Kind))
+		return c.UsageError("%s applies to CUDA C++ (.cu) sources only; %s is %s", f.clangFirst, job.Src, kindName(job.Kind))
 	}
 	if f.chip != "" {
 		if job.Chip, err = chip.Parse(f.chip); err != nil {
-			return f.wrap(err)
+			return f.Wrap(err)
 		}
 	}
-	if f.rdc && !c.isSet("format") {
+	if f.rdc && !c.IsSet("format") {
 		f.format = string(compile.FormatOffload)
 	}
 	if job.Format, err = compile.ParseFormat(f.format); err != nil {
-		return f.wrap(err)
+		return f.Wrap(err)
 	}
 	if f.ptx != "" {
 		if job.PTX, err = chip.ParsePTX(f.ptx); err != nil {
-			return f.errorf("--ptx: %w", err)
+			return f.Errorf("--ptx: %w", err)
 		}
 	}
-	tools, needVersion := f.tools, false
-	if f.target == "" {
-		// By hand: find what the flags do not name, as the toolchains' local discovery does. (An
-		// action passes the toolchain's tools and --target, and must run no other.)
-		tools, needVersion = f.discover(job)
-	}
+	// By hand: find what the flags do not name, as the toolchains' local discovery does. (An
+	// action passes the toolchain's tools and --target, and must run no other.)
+	tools, needVersion := f.findTools(job)
 	// A PTX source's version is checked against the toolkit's when it is known.
 	if err := f.setToolkit(ctx, &job, tools, needVersion || job.Kind == compile.KindPTX, needVersion, isaHint); err != nil {
 		return err
@@ -238,10 +235,10 @@ const isaHint = "--toolkit 12.4, or the ISA itself: --ptx 8.4"
 // --toolkit, or for a compile by hand (no --target) that wants it, from what the toolkit's ptxas
 // --version says. need: the job cannot go on without it; hint: how to give it instead.
 func (f *compileFlags) setToolkit(ctx context.Context, job *compile.Job, tools compile.Tools, want, need bool, hint string) error {
-	if f.toolkit == "" && f.target == "" && want {
+	if f.toolkit == "" && f.find != nil && f.Target == "" && want {
 		switch _, err := exec.LookPath(tools.Ptxas); {
 		case tools.Ptxas != "" && err == nil:
-			v, err := toolfind.PtxasVersion(ctx, tools.Ptxas)
+			v, err := f.find.PtxasVersion(ctx, tools.Ptxas)
 			if err != nil && need {
 				return fmt.Errorf("cannot choose the PTX ISA: %w; give the CUDA version (%s)", err, hint)
 			}
@@ -257,7 +254,7 @@ func (f *compileFlags) setToolkit(ctx context.Context, job *compile.Job, tools c
 	}
 	var err error
 	if job.Toolkit, err = chip.ParseToolkit(f.toolkit); err != nil {
-		return f.errorf("toolkit: %w", err)
+		return f.Errorf("toolkit: %w", err)
 	}
 	return nil
 }
@@ -274,59 +271,15 @@ func kindName(k compile.Kind) string {
 	return map[compile.Kind]string{compile.KindMLIR: "MLIR", compile.KindLLVM: "LLVM IR", compile.KindPTX: "PTX", compile.KindCUDA: "CUDA C++"}[k]
 }
 
-// discover completes the tools that the flags do not name with those found on the machine, and
-// says whether the job needs the toolkit's version (to choose the PTX ISA).
-func (f *compileFlags) discover(job compile.Job) (compile.Tools, bool) {
+// findTools completes, by hand, the tools that the flags do not name with those found on the
+// machine, and says whether the job needs the toolkit's version (to choose the PTX ISA); an
+// action's tools are its flags'.
+func (f *compileFlags) findTools(job compile.Job) (compile.Tools, bool) {
+	if f.find == nil || f.Target != "" {
+		return f.tools, false
+	}
 	needVersion := job.Kind != compile.KindPTX && job.Format != compile.FormatLLVM && job.PTX.IsZero()
-	return discoverTools(f.tools), needVersion
-}
-
-// discoverTools completes the tools that t does not name with those found on the machine, as the
-// toolchains' local discovery finds them (tools/internal/toolfind), and sets Missing to say where
-// it looked and which flag or variable provides a missing tool. Verbs run by hand use it (compile,
-// host); Bazel actions pass their tools, and nothing is looked for.
-func discoverTools(t compile.Tools) compile.Tools {
-	var m toolfind.Machine
-	cuda := m.FindCUDA(t.Ptxas)
-	explicitPtxas := t.Ptxas != ""
-	if t.Ptxas == "" {
-		t.Ptxas = cuda.Ptxas
-	}
-	if t.Libdevice == "" {
-		t.Libdevice = cuda.Libdevice
-	}
-	if t.CUDAPath == "" {
-		t.CUDAPath = cuda.CUDAPath
-	}
-	if t.NVCC == "" {
-		t.NVCC = cuda.NVCC
-	}
-	llvm := m.FindLLVM()
-	for _, tool := range []struct {
-		name string
-		path *string
-	}{{"llc", &t.Llc}, {"opt", &t.Opt}, {"llvm-link", &t.LLVMLink}, {"clang", &t.Clang}, {"mlir-opt", &t.MLIROpt}, {"mlir-translate", &t.MLIRTranslate}} {
-		if *tool.path == "" {
-			*tool.path = llvm.Tool(tool.name)
-		}
-	}
-	t.Missing = func(tool, path string) string {
-		switch {
-		case path != "":
-			return fmt.Sprintf("%s: %s not found (--%s names it); give the path of an existing %s", tool, path, tool, tool)
-		case tool == "ptxas":
-			return fmt.Sprintf("no ptxas found (looked in %s); install the CUDA toolkit, set CUDA_PATH to its root, or pass --ptxas PATH", cuda.Where())
-		case tool == "libdevice" && (cuda.Ptxas != "" || explicitPtxas):
-			return "no libdevice.10.bc found (looked in the toolkit's nvvm/libdevice and /usr/lib/nvidia-cuda-toolkit/libdevice); pass --libdevice PATH"
-		case tool == "libdevice":
-			return fmt.Sprintf("no libdevice.10.bc found: no CUDA toolkit found (looked for ptxas in %s); install it, set CUDA_PATH to its root, or pass --libdevice PATH", cuda.Where())
-		case llvm.Bin == "":
-			return fmt.Sprintf("no %s found (looked for a directory holding llc and mlir-opt in %s); install LLVM with MLIR (e.g. Debian's llvm-21, clang-21 and mlir-21-tools), set LLVM_PATH to its root, or pass --%s PATH", tool, llvm.Where(), tool)
-		default:
-			return fmt.Sprintf("no %s in %s, the LLVM found (it holds llc and mlir-opt); install it there, or pass --%s PATH", tool, llvm.Bin, tool)
-		}
-	}
-	return t
+	return f.find.Tools(f.tools), needVersion
 }
 
 // traced compiles and appends one JSON line to --trace: the helper's wall time, the tools' total,
@@ -338,7 +291,7 @@ func (f *compileFlags) traced(ctx context.Context, tools compile.Tools, job comp
 		TotalMS float64 `json:"total_ms"`
 		ToolsMS float64 `json:"tools_ms"`
 		Stages  [][]any `json:"stages_ms"`
-	}{Target: f.target, Chip: job.Chip.String()}
+	}{Target: f.Target, Chip: job.Chip.String()}
 	if rec.Target == "" {
 		rec.Target = job.Src
 	}
@@ -353,7 +306,7 @@ func (f *compileFlags) traced(ctx context.Context, tools compile.Tools, job comp
 	line, _ := json.Marshal(rec)
 	file, ferr := os.OpenFile(f.trace, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if ferr != nil {
-		return errors.Join(err, f.errorf("--trace: %w", ferr))
+		return errors.Join(err, f.Errorf("--trace: %w", ferr))
 	}
 	_, werr := file.Write(append(line, '\n'))
 	err = errors.Join(err, werr)
@@ -362,38 +315,35 @@ func (f *compileFlags) traced(ctx context.Context, tools compile.Tools, job comp
 
 // compileProgram is compile --program: every module of an MLIR program, each its own file, in
 // directories (see compileUsage).
-func (f *compileFlags) compileProgram(ctx context.Context, c *command, srcs []string) error {
+func (f *compileFlags) compileProgram(ctx context.Context, c *cmdline.Command, srcs []string) error {
 	switch {
 	case len(srcs) != 1:
-		return c.usageError("--program takes one SRC: the program (.mlir) with --format llvm, else the directory of its modules")
-	case f.out == "-":
-		return c.usageError("--program writes a directory: give -o DIR")
+		return c.UsageError("--program takes one SRC: the program (.mlir) with --format llvm, else the directory of its modules")
+	case f.Out == "-":
+		return c.UsageError("--program writes a directory: give -o DIR")
 	case f.rdc || f.clangFirst != "" || len(f.nvccOpts) > 0 || f.module != "":
-		return c.usageError("--program compiles an MLIR program's modules: --rdc, --module and CUDA C++ options do not apply")
+		return c.UsageError("--program compiles an MLIR program's modules: --rdc, --module and CUDA C++ options do not apply")
 	}
 	format, err := compile.ParseFormat(f.format)
 	if err != nil {
-		return f.wrap(err)
+		return f.Wrap(err)
 	}
-	job := compile.Job{Target: f.target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Out: f.out, Stdout: c.stdout,
+	job := compile.Job{Target: f.Target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Out: f.Out, Stdout: c.Stdout(),
 		Format: format, O: f.opt, Fast: f.fast, FTZ: f.ftz, PtxasOptions: f.ptxasOpts, NoKernelOK: f.noKernelOK}
-	tools := f.tools
-	if f.target == "" {
-		tools = discoverTools(tools)
-	}
+	tools := f.helper.discover(f.Target, f.tools)
 	if format == compile.FormatLLVM {
 		if kind, err := compile.KindOf(srcs[0]); err != nil || kind != compile.KindMLIR {
-			return c.usageError("--program --format llvm lowers an MLIR program (.mlir); %s is not one", srcs[0])
+			return c.UsageError("--program --format llvm lowers an MLIR program (.mlir); %s is not one", srcs[0])
 		}
 		_, err := tools.LowerProgram(ctx, job)
 		return err
 	}
 	if job.Chip, err = chip.Parse(f.chip); err != nil {
-		return f.wrap(err)
+		return f.Wrap(err)
 	}
 	if f.ptx != "" {
 		if job.PTX, err = chip.ParsePTX(f.ptx); err != nil {
-			return f.errorf("--ptx: %w", err)
+			return f.Errorf("--ptx: %w", err)
 		}
 	}
 	if err := f.setToolkit(ctx, &job, tools, job.PTX.IsZero(), job.PTX.IsZero(), isaHint); err != nil {
@@ -403,43 +353,40 @@ func (f *compileFlags) compileProgram(ctx context.Context, c *command, srcs []st
 }
 
 // compileChips writes several chips' PTX of an MLIR source or program (--chips) in one mlir-opt.
-func (f *compileFlags) compileChips(ctx context.Context, c *command, srcs []string) error {
+func (f *compileFlags) compileChips(ctx context.Context, c *cmdline.Command, srcs []string) error {
 	switch {
 	case len(srcs) != 1:
-		return c.usageError("--chips takes one SRC, an MLIR source")
+		return c.UsageError("--chips takes one SRC, an MLIR source")
 	case f.chip != "":
-		return c.usageError("--chip and --chips: give one chip with --chip, or several with --chips")
+		return c.UsageError("--chip and --chips: give one chip with --chip, or several with --chips")
 	case f.format != string(compile.FormatISA):
-		return c.usageError("--chips writes PTX (--format isa), not %s: each chip's cubin is a compile of its PTX", f.format)
-	case f.out == "-":
-		return c.usageError("--chips writes a directory: give -o DIR")
+		return c.UsageError("--chips writes PTX (--format isa), not %s: each chip's cubin is a compile of its PTX", f.format)
+	case f.Out == "-":
+		return c.UsageError("--chips writes a directory: give -o DIR")
 	case f.name != "" && (f.program || strings.ContainsAny(f.name, "/\x00")):
-		return c.usageError("--name %q: a file name stem for a kernel source's PTX (not with --program, whose modules name their files)", f.name)
+		return c.UsageError("--name %q: a file name stem for a kernel source's PTX (not with --program, whose modules name their files)", f.name)
 	case f.rdc || f.clangFirst != "" || len(f.nvccOpts) > 0 || f.ptx != "":
-		return c.usageError("--chips lowers an MLIR source: --rdc, --ptx and CUDA C++ options do not apply")
+		return c.UsageError("--chips lowers an MLIR source: --rdc, --ptx and CUDA C++ options do not apply")
 	}
 	if kind, err := compile.KindOf(srcs[0]); err != nil || kind != compile.KindMLIR {
-		return c.usageError("--chips lowers an MLIR source (.mlir); %s is not one", srcs[0])
+		return c.UsageError("--chips lowers an MLIR source (.mlir); %s is not one", srcs[0])
 	}
 	var chips []chip.Chip
 	for _, s := range strings.Split(f.chips, ",") {
 		ch, err := chip.Parse(s)
 		if err != nil {
-			return f.wrap(err)
+			return f.Wrap(err)
 		}
 		chips = append(chips, ch)
 	}
-	job := compile.Job{Target: f.target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Format: compile.FormatISA,
+	job := compile.Job{Target: f.Target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Format: compile.FormatISA,
 		O: f.opt, Fast: f.fast, FTZ: f.ftz, NoKernelOK: f.noKernelOK, Module: f.module}
-	tools := f.tools
-	if f.target == "" {
-		tools = discoverTools(tools)
-	}
+	tools := f.helper.discover(f.Target, f.tools)
 	if err := f.setToolkit(ctx, &job, tools, true, true, "--toolkit 12.4"); err != nil {
 		return err
 	}
 	if f.toolkit == "" {
-		return c.usageError("--chips picks each chip's PTX ISA from the toolkit: give --toolkit")
+		return c.UsageError("--chips picks each chip's PTX ISA from the toolkit: give --toolkit")
 	}
-	return tools.LowerToPTX(ctx, job, chips, f.out, f.name, f.program)
+	return tools.LowerToPTX(ctx, job, chips, f.Out, f.name, f.program)
 }

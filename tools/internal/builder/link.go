@@ -1,9 +1,9 @@
-package main
+package builder
 
 import (
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,32 +22,32 @@ const linkUsage = `usage: gpubuild link -o OUT.fatbin [--compress none|lz4|zstd]
   every directory, become OUT/NAME.fatbin.`
 
 // runLink joins cubins and PTX into one fatbin, deterministically.
-func runLink(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	var o common
-	c := newCommand("link", linkUsage, stdout, stderr)
-	o.register(c, "the fatbin `OUT` to write; - for standard output")
+func runLink(_ context.Context, env cmdline.Env, args []string) error {
+	var o cmdline.Common
+	c := env.Command("link", linkUsage)
+	o.Register(c, "the fatbin `OUT` to write; - for standard output")
 	compress := c.String("compress", "lz4", "the compression (`KIND`) of PTX images: none, lz4 or zstd")
 	all := c.Bool("compress-all", false, "compress cubins too")
 	ident := c.String("ident", "", "the identifier (`ID`) stored in every entry")
 	ptxOpts := c.String("ptx-options", "", "ptxas `OPTIONS` stored with PTX images, used when the driver JIT-compiles them")
 	program := c.Bool("program", false, "link each module of a program (see above): FILEs and OUT are directories")
-	files, err := c.parse(args, nil)
+	files, err := c.ParseArgs(args, nil)
 	if err != nil {
 		return err
 	}
 	switch {
-	case o.out == "":
-		return c.usageError("no output: give -o OUT.fatbin (- for standard output)")
+	case o.Out == "":
+		return c.UsageError("no output: give -o OUT.fatbin (- for standard output)")
 	case len(files) == 0:
-		return c.usageError("no image to link")
+		return c.UsageError("no image to link")
 	}
 	comp, err := artifact.ParseCompression(*compress)
 	if err != nil {
-		return o.wrap(err)
+		return o.Wrap(err)
 	}
 	opts := artifact.LinkOptions{Compression: comp, CompressAll: *all, Identifier: *ident, PTXOptions: *ptxOpts}
 	if *program {
-		return o.wrap(linkProgram(files, o.out, opts))
+		return o.Wrap(linkProgram(files, o.Out, opts))
 	}
 	var images []fatbin.Entry
 	for _, spec := range files {
@@ -56,21 +56,21 @@ func runLink(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		if k, v, ok := strings.Cut(spec, "="); ok {
 			ch, err := chip.Parse(k)
 			if err != nil {
-				return o.errorf("image %s: %w", spec, err)
+				return o.Errorf("image %s: %w", spec, err)
 			}
 			arch, path = uint32(ch.Number()), v
 		}
 		e, err := artifact.ReadImage(path, arch)
 		if err != nil {
-			return o.wrap(err)
+			return o.Wrap(err)
 		}
 		images = append(images, e)
 	}
 	data, err := artifact.Link(images, opts)
 	if err != nil {
-		return o.wrap(err)
+		return o.Wrap(err)
 	}
-	return o.write(stdout, data)
+	return o.Write(env.Stdout, data)
 }
 
 // linkProgram links each module of a program: the files named NAME.* in dirs (one per directory,

@@ -1,8 +1,8 @@
-package main
+package builder
 
 import (
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,18 +27,18 @@ const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2
   root are found as compile finds them; with --target (a Bazel action), only the flags' are used.
   An MLIR program (SRC.mlir: host code, and gpu.modules or gpu.launch regions) takes the directory
   of its modules' artifacts (DIR/NAME.fatbin: gpubuild link --program), which replace its
-  gpu.modules as gpu.binary ops for CHIP's #nvvm.target; MLIR lowers the host code, llc makes the
+  gpu.modules as gpu.binary ops for CHIP's #nvvm.Target; MLIR lowers the host code, llc makes the
   object. A @main that returns nothing gets exit status 0. Link the object with the runtime
-  (@rules_gpu//runtime:mlir, package mlirrt) and -lcuda.`
+  (@rules_gpu//tools/internal/mlirrt/archive, a C archive of package mlirrt) and -lcuda.`
 
 // runHost compiles the host side of a CUDA C++ source.
-func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	var o common
-	var hostOpts multiFlag
+func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) error {
+	var o cmdline.Common
+	var hostOpts cmdline.MultiFlag
 	var clangOpts []string
 	var tools compile.Tools
-	c := newCommand("host", hostUsage, stdout, stderr)
-	o.register(c, "the object file `OUT` to write; - for standard output")
+	c := env.Command("host", hostUsage)
+	o.Register(c, "the object file `OUT` to write; - for standard output")
 	fatbin := c.String("fatbin", "", "the source's own device code (`FATBIN`), which the object embeds")
 	rdc := c.Bool("rdc", false, "compile the source as relocatable device code: the object registers the linked fatbin (gpubuild register)")
 	opt := c.Int("O", 2, "the host code's optimisation `LEVEL`, 0 to 3")
@@ -50,7 +50,7 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	c.StringVar(&tools.MLIROpt, "mlir-opt", "", "MLIR: mlir-opt (`PATH`; default: found with LLVM)")
 	c.StringVar(&tools.MLIRTranslate, "mlir-translate", "", "MLIR: mlir-translate (`PATH`; default: found with LLVM)")
 	c.StringVar(&tools.Llc, "llc", "", "MLIR: llc (`PATH`; default: found with LLVM)")
-	srcs, err := c.parse(args, func(args []string) int {
+	srcs, err := c.ParseArgs(args, func(args []string) int {
 		_, n := clangOption(args)
 		clangOpts = append(clangOpts, args[:n]...)
 		return n
@@ -59,61 +59,57 @@ func runHost(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if len(srcs) == 1 && strings.HasSuffix(srcs[0], ".mlir") {
-		return hostMLIR(ctx, c, o, tools, srcs[0], *modules, *chipName, *opt)
+		return h.hostMLIR(ctx, c, o, tools, srcs[0], *modules, *chipName, *opt)
 	}
 	switch {
 	case *modules != "" || *chipName != "":
-		return c.usageError("--modules and --chip are for an MLIR program (SRC.mlir)")
+		return c.UsageError("--modules and --chip are for an MLIR program (SRC.mlir)")
 	case len(srcs) != 1:
-		return c.usageError("one CUDA C++ source, please (have %d)", len(srcs))
-	case o.out == "":
-		return c.usageError("no output: give -o OUT.o (- for standard output)")
+		return c.UsageError("one CUDA C++ source, please (have %d)", len(srcs))
+	case o.Out == "":
+		return c.UsageError("no output: give -o OUT.o (- for standard output)")
 	case *rdc == (*fatbin != ""):
-		return c.usageError("give --fatbin FATBIN (the source's own device code) or --rdc (relocatable device code), one of them")
+		return c.UsageError("give --fatbin FATBIN (the source's own device code) or --rdc (relocatable device code), one of them")
 	case *opt < 0 || *opt > 3:
-		return c.usageError("-O %d: use 0 to 3", *opt)
+		return c.UsageError("-O %d: use 0 to 3", *opt)
 	}
 	if kind, err := compile.KindOf(srcs[0]); err != nil || kind != compile.KindCUDA {
-		return c.usageError("%s: the source is CUDA C++ (.cu)", srcs[0])
+		return c.UsageError("%s: the source is CUDA C++ (.cu)", srcs[0])
 	}
-	if o.target == "" {
-		tools = discoverTools(tools) // by hand: find what the flags do not name
-	}
-	return cudahost.Compile(ctx, tools, cudahost.Job{Target: o.target, Src: srcs[0], Out: o.out, Stdout: stdout, Fatbin: *fatbin, RDC: *rdc,
+	tools = h.discover(o.Target, tools) // by hand: find what the flags do not name
+	return cudahost.Compile(ctx, tools, cudahost.Job{Target: o.Target, Src: srcs[0], Out: o.Out, Stdout: env.Stdout, Fatbin: *fatbin, RDC: *rdc,
 		O: *opt, ClangOptions: clangOpts, HostOptions: hostOpts})
 }
 
 // hostMLIR compiles the host side of an MLIR program (see hostUsage).
-func hostMLIR(ctx context.Context, c *command, o common, tools compile.Tools, src, modules, chipName string, opt int) error {
+func (h helper) hostMLIR(ctx context.Context, c *cmdline.Command, o cmdline.Common, tools compile.Tools, src, modules, chipName string, opt int) error {
 	switch {
 	case modules == "" || chipName == "":
-		return c.usageError("an MLIR program needs --modules DIR (its modules' fatbins) and --chip CHIP")
-	case o.out == "" || o.out == "-":
-		return c.usageError("give -o OUT.o")
+		return c.UsageError("an MLIR program needs --modules DIR (its modules' fatbins) and --chip CHIP")
+	case o.Out == "" || o.Out == "-":
+		return c.UsageError("give -o OUT.o")
 	case opt < 0 || opt > 3:
-		return c.usageError("-O %d: use 0 to 3", opt)
+		return c.UsageError("-O %d: use 0 to 3", opt)
 	}
 	if ch, err := chip.Parse(chipName); err != nil {
-		return o.wrap(err)
+		return o.Wrap(err)
 	} else if ch.Virtual {
-		return c.usageError("--chip %s is a virtual (PTX) chip; name the real chip of the artifacts, e.g. sm_%d", chipName, ch.Number())
+		return c.UsageError("--chip %s is a virtual (PTX) chip; name the real chip of the artifacts, e.g. sm_%d", chipName, ch.Number())
 	}
 	entries, err := os.ReadDir(modules)
 	if err != nil {
-		return o.wrap(err)
+		return o.Wrap(err)
 	}
 	binaries := map[string][]byte{}
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".fatbin")
 		if !ok {
-			return o.errorf("%s: not a module's fatbin (NAME.fatbin)", filepath.Join(modules, e.Name()))
+			return o.Errorf("%s: not a module's fatbin (NAME.fatbin)", filepath.Join(modules, e.Name()))
 		}
 		if binaries[name], err = os.ReadFile(filepath.Join(modules, e.Name())); err != nil {
-			return o.wrap(err)
+			return o.Wrap(err)
 		}
 	}
-	if o.target == "" {
-		tools = discoverTools(tools)
-	}
-	return tools.Host(ctx, compile.HostJob{Target: o.target, Src: src, Binaries: binaries, Chip: chipName, O: opt, Out: o.out})
+	tools = h.discover(o.Target, tools)
+	return tools.Host(ctx, compile.HostJob{Target: o.Target, Src: src, Binaries: binaries, Chip: chipName, O: opt, Out: o.Out})
 }

@@ -1,10 +1,10 @@
-package main
+package builder
 
 import (
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
@@ -15,34 +15,34 @@ const checkUsage = `usage: gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] 
   the fix; fails when one does not load.`
 
 // runCheck says whether artifacts load on runner chips (and drivers), and why not.
-func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	var o common
-	c := newCommand("check", checkUsage, stdout, stderr)
-	o.register(c, "")
+func runCheck(_ context.Context, env cmdline.Env, args []string) error {
+	var o cmdline.Common
+	c := env.Command("check", checkUsage)
+	o.Register(c, "")
 	runsOn := c.String("runs-on", "", "the runner `CHIPS`, comma-separated, e.g. sm_75,sm_90")
 	driver := c.String("driver", "", "the runners' driver CUDA `VERSION`, e.g. 13.0 (default: one that knows every PTX ISA)")
 	asJSON := c.Bool("json", false, "print one JSON object per file and runner")
 	together := c.Bool("together", false, "judge all files as one artifact (one cubin per chip, the program loads the one that fits)")
 	stamp := c.String("stamp", "", "write this `FILE` when every check passes (a Bazel validation output)")
-	files, err := c.parse(args, nil)
+	files, err := c.ParseArgs(args, nil)
 	if err != nil {
 		return err
 	}
 	switch {
 	case *runsOn == "":
-		return c.usageError("no runner: give --runs-on, e.g. --runs-on sm_75,sm_90")
+		return c.UsageError("no runner: give --runs-on, e.g. --runs-on sm_75,sm_90")
 	case len(files) == 0:
-		return c.usageError("no file to check")
+		return c.UsageError("no file to check")
 	}
 	runners, err := artifact.ParseRunners(*runsOn, *driver)
 	if err != nil {
-		return o.wrap(err)
+		return o.Wrap(err)
 	}
 	var arts []*artifact.Artifact
 	for _, path := range files {
 		a, err := artifact.Open(path)
 		if err != nil {
-			return o.errorf("%w (the file is damaged or not a fatbin, cubin or PTX file: rebuild it)", err)
+			return o.Errorf("%w (the file is damaged or not a fatbin, cubin or PTX file: rebuild it)", err)
 		}
 		arts = append(arts, a)
 	}
@@ -50,7 +50,7 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		arts = []*artifact.Artifact{artifact.Join(arts)}
 	}
 	failed := 0
-	enc := json.NewEncoder(stdout)
+	enc := json.NewEncoder(env.Stdout)
 	for _, a := range arts {
 		for _, v := range artifact.Check(a, runners) {
 			if !v.Loads {
@@ -61,15 +61,15 @@ func runCheck(_ context.Context, args []string, stdout, stderr io.Writer) error 
 					return err
 				}
 			} else {
-				fmt.Fprintln(stdout, v)
+				fmt.Fprintln(env.Stdout, v)
 			}
 		}
 	}
 	if failed > 0 {
-		return o.errorf("%d of %d checks fail: the artifact cannot load on every declared runner", failed, len(arts)*len(runners))
+		return o.Errorf("%d of %d checks fail: the artifact cannot load on every declared runner", failed, len(arts)*len(runners))
 	}
 	if *stamp != "" {
-		return o.wrap(atomicfile.Write(*stamp, []byte("ok\n")))
+		return o.Wrap(atomicfile.Write(*stamp, []byte("ok\n")))
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -8,7 +10,7 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
-// gpubuild filecheck reads standard input (or --input-file) and exits as FileCheck: 0 when the
+// filecheck reads standard input (or --input-file) and exits as FileCheck: 0 when the
 // input matches, 1 with FileCheck's diagnostics when it does not, 2 for an invalid check file or
 // an empty input.
 func TestFilecheck(t *testing.T) {
@@ -31,7 +33,7 @@ func TestFilecheck(t *testing.T) {
 			"<stdin>:2:17: note: scanning from here\n",
 			`<stdin>:2:17: note: with "V" equal to "%0"`,
 			"<stdin>:3:2: note: possible intended match here\n",
-			"gpubuild filecheck: <stdin> does not match " + check + "\n",
+			"filecheck: <stdin> does not match " + check + "\n",
 		}},
 		{name: "NEXT on the wrong line", args: []string{check}, stdin: "func @k() {\n\n  %0 = arith.addi %a, %b\n  return %0\n}\n", code: 1, stderr: []string{
 			"CHECK-NEXT: is not on the line after the previous match",
@@ -62,10 +64,9 @@ func TestFilecheck(t *testing.T) {
 		{name: "two check files", args: []string{check, check}, code: 2, stderr: []string{"give one check file"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			old := stdin
-			stdin = strings.NewReader(tc.stdin)
-			defer func() { stdin = old }()
-			code, out, errs := gpubuild(t, append([]string{"filecheck"}, tc.args...)...)
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), tc.args, strings.NewReader(tc.stdin), &stdout, &stderr)
+			out, errs := stdout.String(), stderr.String()
 			if code != tc.code || out != "" {
 				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, out, errs)
 			}

@@ -1,9 +1,9 @@
-package main
+package builder
 
 import (
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,10 +20,10 @@ const embedUsage = `usage: gpubuild embed --lang go --package NAME --go-out FILE
   together: an error leaves every regular file as it was.`
 
 // runEmbed writes a Go file, or a C header and source, that carry an artifact in a host program.
-func runEmbed(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	var o common
-	c := newCommand("embed", embedUsage, stdout, stderr)
-	o.register(c, "")
+func runEmbed(_ context.Context, env cmdline.Env, args []string) error {
+	var o cmdline.Common
+	c := env.Command("embed", embedUsage)
+	o.Register(c, "")
 	lang := c.String("lang", "", "the language (`LANG`): go (a Go file and the artifact beside it) or c (a C header and source)")
 	format := c.String("format", "", "the gpu_module's `FORMAT`, written into the files")
 	chips := c.String("chips", "", "the gpu_module's `CHIPS`, comma-separated, written into the files")
@@ -34,36 +34,36 @@ func runEmbed(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	hOut := c.String("h-out", "", "c: the header `FILE` to write")
 	include := c.String("include", "", "c: the `PATH` by which the source includes the header")
 	cOut := c.String("c-out", "", "c: the C source `FILE` to write")
-	files, err := c.parse(args, nil)
+	files, err := c.ParseArgs(args, nil)
 	if err != nil {
 		return err
 	}
 	switch {
 	case *lang != "go" && *lang != "c":
-		return c.usageError("--lang %q: use go or c", *lang)
+		return c.UsageError("--lang %q: use go or c", *lang)
 	case len(files) != 1:
-		return c.usageError("one artifact, please (have %d)", len(files))
+		return c.UsageError("one artifact, please (have %d)", len(files))
 	case *lang == "go" && (*goOut == "" || *copyTo == "" || *pkg == ""):
-		return c.usageError("--lang go needs --package, --go-out and --copy-to")
+		return c.UsageError("--lang go needs --package, --go-out and --copy-to")
 	case *lang == "c" && (*hOut == "" || *cOut == "" || *symbol == "" || *include == ""):
-		return c.usageError("--lang c needs --symbol, --h-out, --include and --c-out")
+		return c.UsageError("--lang c needs --symbol, --h-out, --include and --c-out")
 	}
 	src := files[0]
-	label := o.target
+	label := o.Target
 	if label == "" {
 		label = src
 	}
 	data, err := os.ReadFile(src)
 	if err != nil {
-		return o.wrap(err)
+		return o.Wrap(err)
 	}
 	a, err := artifact.Parse(data)
 	if err != nil {
-		return o.errorf("%s: %w", src, err)
+		return o.Errorf("%s: %w", src, err)
 	}
 	kernels, err := a.Kernels()
 	if err != nil {
-		return o.errorf("%s: %w", src, err)
+		return o.Errorf("%s: %w", src, err)
 	}
 	var images []string
 	for _, info := range artifact.Describe(a) {
@@ -82,14 +82,14 @@ func runEmbed(_ context.Context, args []string, stdout, stderr io.Writer) error 
 		spec.File = filepath.Base(*copyTo)
 		var b bytes.Buffer
 		if err := embed.Go(&b, *pkg, spec); err != nil {
-			return o.wrap(err)
+			return o.Wrap(err)
 		}
-		return o.wrap(atomicfile.WriteAll(atomicfile.File{Path: *copyTo, Data: data}, atomicfile.File{Path: *goOut, Data: b.Bytes()}))
+		return o.Wrap(atomicfile.WriteAll(atomicfile.File{Path: *copyTo, Data: data}, atomicfile.File{Path: *goOut, Data: b.Bytes()}))
 	}
 	spec.File = filepath.Base(src)
 	var h, cs bytes.Buffer
 	if err := embed.C(&h, &cs, *include, *symbol, spec); err != nil {
-		return o.wrap(err)
+		return o.Wrap(err)
 	}
-	return o.wrap(atomicfile.WriteAll(atomicfile.File{Path: *hOut, Data: h.Bytes()}, atomicfile.File{Path: *cOut, Data: cs.Bytes()}))
+	return o.Wrap(atomicfile.WriteAll(atomicfile.File{Path: *hOut, Data: h.Bytes()}, atomicfile.File{Path: *cOut, Data: cs.Bytes()}))
 }

@@ -1,9 +1,9 @@
-package main
+package builder
 
 import (
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"bytes"
 	"context"
-	"io"
 	"os"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/cudahost"
@@ -17,34 +17,34 @@ const registerUsage = `usage: gpubuild register --fatbin FATBIN -o OUT.c OBJECT.
   program with the objects and the CUDA runtime (libcudart). OUT "-" is standard output.`
 
 // runRegister writes the CUDA runtime registration of a device-linked fatbin.
-func runRegister(_ context.Context, args []string, stdout, stderr io.Writer) error {
-	var o common
-	c := newCommand("register", registerUsage, stdout, stderr)
-	o.register(c, "the C source `OUT` to write; - for standard output")
+func runRegister(_ context.Context, env cmdline.Env, args []string) error {
+	var o cmdline.Common
+	c := env.Command("register", registerUsage)
+	o.Register(c, "the C source `OUT` to write; - for standard output")
 	fatbin := c.String("fatbin", "", "the device-linked fatbin (`FATBIN`) to register")
-	objects, err := c.parse(args, nil)
+	objects, err := c.ParseArgs(args, nil)
 	if err != nil {
 		return err
 	}
 	switch {
 	case len(objects) == 0:
-		return c.usageError("no host objects: give the objects of gpubuild host --rdc")
+		return c.UsageError("no host objects: give the objects of gpubuild host --rdc")
 	case *fatbin == "":
-		return c.usageError("no fatbin: give --fatbin FATBIN")
-	case o.out == "":
-		return c.usageError("no output: give -o OUT.c (- for standard output)")
+		return c.UsageError("no fatbin: give --fatbin FATBIN")
+	case o.Out == "":
+		return c.UsageError("no output: give -o OUT.c (- for standard output)")
 	}
-	label := o.target
+	label := o.Target
 	if label == "" {
 		label = *fatbin
 	}
 	data, err := os.ReadFile(*fatbin)
 	if err != nil {
-		return o.wrap(err)
+		return o.Wrap(err)
 	}
 	var b bytes.Buffer
 	if err := cudahost.Register(&b, label, data, objects); err != nil {
-		return o.errorf("%s: %w", *fatbin, err)
+		return o.Errorf("%s: %w", *fatbin, err)
 	}
-	return o.write(stdout, b.Bytes())
+	return o.Write(env.Stdout, b.Bytes())
 }
