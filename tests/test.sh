@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 step() { printf '\n=== %s\n' "$*"; }
 
 step "go vet and go test (the fast loop)"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+[ -z "$unformatted" ] || { echo "FAIL: not gofmt-formatted (run gofmt -w on them):" >&2; echo "$unformatted" >&2; exit 1; }
 go vet ./...
 go test ./...
 # tests/remote: the test servers' own module (bazel-remote's dependencies stay out of go.mod).

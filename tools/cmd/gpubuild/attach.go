@@ -1,12 +1,13 @@
 package main
 
 import (
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )

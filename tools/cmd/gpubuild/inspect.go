@@ -1,9 +1,10 @@
 package main
 
 import (
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"encoding/json"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 )

@@ -1,11 +1,12 @@
 package builder
 
 import (
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
 	"github.com/rulesgpu/rules_gpu/tools/internal/symvers"

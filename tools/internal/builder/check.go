@@ -1,10 +1,11 @@
 package builder
 
 import (
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"

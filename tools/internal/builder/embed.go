@@ -1,12 +1,13 @@
 package builder
 
 import (
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"

@@ -1,12 +1,13 @@
 package builder
 
 import (
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"

@@ -1,10 +1,11 @@
 package builder
 
 import (
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"bytes"
 	"context"
 	"os"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/cudahost"
 )
