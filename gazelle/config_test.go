@@ -55,7 +55,7 @@ func TestConfigure(t *testing.T) {
 			want:     gpuConfig{enabled: true, chips: []string{"sm_80"}},
 			problems: []string{`d/BUILD.bazel:3: # gazelle:gpu_chips sm_80,sm_91: unknown chip "sm_91": not in the chip table; the chips are sm_35,`}},
 		{name: "a virtual chip", builds: []string{"# gazelle:gpu_runs_on compute_90"}, want: gpuConfig{enabled: true},
-			problems: []string{"BUILD.bazel:1: # gazelle:gpu_runs_on compute_90: compute_90 is a virtual chip (PTX); chips lists real chips, such as sm_90"}},
+			problems: []string{"BUILD.bazel:1: # gazelle:gpu_runs_on compute_90: compute_90 is a virtual chip (PTX); name real chips, such as sm_90"}},
 		{name: "an empty chip", builds: []string{"# gazelle:gpu_chips sm_80,,sm_90"}, want: gpuConfig{enabled: true},
 			problems: []string{`BUILD.bazel:1: # gazelle:gpu_chips sm_80,,sm_90: unknown chip ""`}},
 		{name: "bad values", builds: []string{"# gazelle:gpu_compiler gcc\n# gazelle:gpu_cuda_library target\n# gazelle:gpu_extension off\n"},

@@ -7,8 +7,9 @@ format means the same actions in both: one `GpuCompile` per (source, chip) and p
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//rules/private:cc.bzl", "cuda_compilation", "has_cuda_attrs")
-load("//rules/private:chip_table.bzl", "CHIPS", "UNKNOWN_CHIP", "UNSUPPORTED")
+load("//rules/private:chip_table.bzl", "CHIPS", "UNKNOWN_CHIP", "UNSUPPORTED", "VIRTUAL_CHIP")
 load("//rules/private:context.bzl", "BUILDER_ATTRS")
+load("//rules/private:kinds_table.bzl", "KIND", "RULES")
 load("//rules/private:providers.bzl", "GpuPchInfo")
 load("//rules/private/actions:check.bzl", "emit_check")
 load("//rules/private/actions:compile.bzl", "emit_compile")
@@ -78,11 +79,32 @@ def check_chips(label, attr, chips, toolkit):
     for chip in chips:
         if chip not in _CHIP_ORDER:
             if chip.startswith("compute_") and "sm_" + chip[len("compute_"):] in _CHIP_ORDER:
-                fail("%s: %s: %s is a virtual chip (PTX); list real chips, e.g. %s: fatbins carry PTX for the lowest chip, format = \"jit\" only PTX" % (label, attr, chip, "sm_" + chip[len("compute_"):]))
+                fail("%s: %s: %s" % (label, attr, VIRTUAL_CHIP.format(chip = chip, real = "sm_" + chip[len("compute_"):])))
             fail("%s: %s: %s" % (label, attr, UNKNOWN_CHIP % chip))
         why = UNSUPPORTED.get(toolkit, {}).get(chip) if toolkit else None
         if why:
             fail("%s: %s: %s; fix: change the chip, or use a toolkit that supports it" % (label, attr, why))
+
+def kind_of(src):
+    """The source kind of a File (tools/kinds' table): mlir, llvm, ptx, cuda, or None."""
+    return KIND.get(src.extension.lower())
+
+def check_kind(label, src, format, compiler, rdc):
+    """Fails the analysis when tools/kinds' table refuses `src` in a module of `format`.
+
+    Args:
+      label: the target, as messages name it.
+      src: the source File.
+      format: the module's format.
+      compiler: the CUDA C++ compiler (clang or nvcc).
+      rdc: whether the module's sources are linked as relocatable device code.
+    """
+    kind = kind_of(src)
+    for r in RULES:
+        if (r.kind == kind and (not r.formats or format in r.formats) and
+            (not r.allowed or format not in r.allowed) and
+            (not r.compiler or r.compiler == compiler) and (rdc or not r.rdc)):
+            fail("%s: %s" % (label, r.message.format(src = src.short_path, format = format)))
 
 def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok = False):
     """Checks what a module's attributes ask for and returns its chips and compile options.
@@ -108,26 +130,19 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
         fail("%s: %s" % (label, cuda.missing))
     src = srcs[0]
     compiler = getattr(ctx.attr, "compiler", "") or cuda.compiler
-    has_cu = [s for s in srcs if s.extension == "cu"]
-    if rdc:
-        for s in srcs:
-            if s.extension not in ["cu", "ll", "bc"]:
-                fail("%s: rdc = True links CUDA C++ and LLVM IR sources; %s is not one (.cu, .ll, .bc): give it its own gpu_module" % (label, s.short_path))
-        if has_cu and compiler == "nvcc":
-            fail("%s: rdc = True needs clang as the CUDA C++ compiler (sources are linked as LLVM bitcode); use compiler = \"clang\", or rdc = False" % label)
+    has_cu = [s for s in srcs if kind_of(s) == "cuda"]
+    for s in srcs:
+        check_kind(label, s, format, compiler, rdc)
 
-    # Which source kinds exist, and how each compiles, is the helper's business (tools/internal/compile);
-    # the rule only needs to know whether the source is PTX already (no LLVM toolchain, no PTX of its
-    # own).
-    is_ptx = src.extension == "ptx"
+    # How each kind compiles is the helper's business (tools/internal/compile); the rule needs to know
+    # whether the source is PTX already (no LLVM toolchain, no PTX of its own).
+    is_ptx = kind_of(src) == "ptx"
     if not is_ptx and not (compiler == "nvcc" and len(has_cu) == len(srcs)):
         llvm = gctx.llvm
         if not llvm:
             fail("%s: %s needs the LLVM toolchain (//toolchain:llvm_toolchain_type); register one, e.g. the llvm module extension's" % (label, src.short_path))
         if llvm.missing:
             fail("%s: %s" % (label, llvm.missing))
-    if is_ptx and format in ["isa", "offload", "jit"]:
-        fail("%s: %s is PTX already; format %s needs MLIR, LLVM IR or CUDA C++; use bin or fatbin" % (label, src.short_path, format))
     chips = ctx.attr.chips or ctx.attr._default_chips[BuildSettingInfo].value
     if not chips:
         fail("%s: chips is empty; name at least one chip, e.g. chips = [\"sm_90\"], or set --@rules_gpu//gpu:chips" % label)
@@ -154,8 +169,6 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
     if has_cu and compiler == "nvcc":
         if "nvcc" not in cuda.tools:
             fail("%s: compiler nvcc: the CUDA toolchain (%s) has no nvcc; use compiler = \"clang\", or a toolkit with nvcc" % (label, cuda.root))
-        if format == "offload":
-            fail("%s: format offload (LLVM bitcode) needs clang as the CUDA C++ compiler; nvcc makes PTX and cubins: use compiler = \"clang\" or another format" % label)
     return struct(
         chips = list(chips),
         ptx = list(ptx) or [lowest_chip(chips)],
@@ -249,7 +262,7 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
       None) and `main` (the list of Files the module is: the fatbin, the jit PTX, or each chip's file).
     """
     src = srcs[0]
-    is_ptx = src.extension == "ptx"
+    is_ptx = kind_of(src) == "ptx"
     if format not in ["fatbin", "jit"]:
         ptx_chips = []
 
@@ -262,13 +275,13 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
             by_chip[chip] = []
         for s in srcs:
             for chip in all_chips:
-                if s.extension == "cu":
+                if kind_of(s) == "cuda":
                     bc = gctx.actions.declare_file("%s_rdc/%s.%s.bc" % (name, source_stem(s), chip))
                     emit_compile(gctx, srcs = [s], chip = chip, format = "offload", out = bc, opts = opts, rdc = True)
                     by_chip[chip].append(bc)
                 else:
                     by_chip[chip].append(s)
-    elif src.extension == "mlir" and _lowered_to_ptx(format, opts):
+    elif kind_of(src) == "mlir" and _lowered_to_ptx(format, opts):
         # An MLIR source: one GpuLower action lowers it and writes the PTX of every chip that
         # needs one (MLIR's nvvm-attach-target per chip, gpu-module-to-binary), each its own file,
         # so that a chip's cubin action (ptxas) depends on its chip's PTX alone: adding a chip
@@ -284,7 +297,7 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
         # An MLIR source to LLVM bitcode: its device code is the same LLVM IR for every chip, one
         # GpuLower action per module writes it, and every chip's compile starts from it.
         start = src
-        if src.extension == "mlir":
+        if kind_of(src) == "mlir":
             start = gctx.actions.declare_file(name + ".ll")
             emit_compile(gctx, srcs = [src], chip = None, format = "llvm", out = start, opts = opts)
         for chip in all_chips:
@@ -306,7 +319,7 @@ def emit_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
 
     files_by_chip = {}
     ptx_by_chip = {}
-    lowered = src.extension == "mlir" and not rdc and _lowered_to_ptx(format, opts)
+    lowered = kind_of(src) == "mlir" and not rdc and _lowered_to_ptx(format, opts)
     if format in ["fatbin", "jit"]:
         if is_ptx:
             ptx_by_chip[ptx_chips[0]] = src

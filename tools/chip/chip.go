@@ -21,6 +21,7 @@
 package chip
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -94,12 +95,20 @@ func ParseReal(name string) (Chip, error) {
 		return Chip{}, fmt.Errorf("chip %q: write it %s", name, c)
 	}
 	if c.Virtual {
-		real := c
-		real.Virtual = false
-		return Chip{}, fmt.Errorf("%s is a virtual chip (PTX); chips lists real chips, such as %s (a fatbin carries PTX for its lowest chip, format = \"jit\" only PTX)",
-			name, real)
+		return Chip{}, VirtualError(c)
 	}
 	return c, nil
+}
+
+// virtualChip is the message for a virtual chip where a real one is wanted: {chip} stands for the
+// virtual chip, {real} for the real chip of the same name. WriteStarlark renders it for the rules.
+const virtualChip = "{chip} is a virtual chip (PTX); name real chips, such as {real}: a fatbin carries PTX for its lowest chip, and format jit only PTX"
+
+// VirtualError is the error for a virtual chip c (compute_XX) where a real chip is wanted.
+func VirtualError(c Chip) error {
+	real := c
+	real.Virtual = false
+	return errors.New(strings.NewReplacer("{chip}", c.String(), "{real}", real.String()).Replace(virtualChip))
 }
 
 // knownChips says which chips there are and where to read about them.

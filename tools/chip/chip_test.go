@@ -58,7 +58,7 @@ func TestParseReal(t *testing.T) {
 		{in: "sm80", want: []string{`unknown chip "sm80": chips are named like sm_80`, "the chips are sm_35, "}},
 		{in: "", want: []string{`unknown chip ""`}},
 		{in: "sm_090", want: []string{`chip "sm_090": write it sm_90`}},
-		{in: "compute_80", want: []string{"compute_80 is a virtual chip (PTX); chips lists real chips, such as sm_80"}},
+		{in: "compute_80", want: []string{"compute_80 is a virtual chip (PTX); name real chips, such as sm_80: a fatbin carries PTX for its lowest chip"}},
 	} {
 		c, err := ParseReal(tc.in)
 		if len(tc.want) == 0 {

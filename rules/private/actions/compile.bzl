@@ -1,6 +1,7 @@
 """The compile action: one source, one chip, one artifact (`gpubuilder compile`)."""
 
 load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "add_tools", "builder_args", "run_builder")
+load("//rules/private:kinds_table.bzl", "KIND")
 
 def pch_key(chip, opt_level, fast_math):
     """The key of a precompiled header in GpuPchInfo.pchs: what clang checks when it loads one.
@@ -81,7 +82,7 @@ def add_clang_cuda(args, cuda, llvm):
 def _pch_of(opts, src, chip, format, rdc, nvcc):
     """The precompiled header a compile of `src` loads: for clang to PTX or a cubin, when the compile's only options are include directories; else None."""
     pchs = getattr(opts, "pch", None)
-    if not pchs or src.extension != "cu" or nvcc or rdc or format not in ["isa", "bin"] or type(chip) == "list":
+    if not pchs or KIND.get(src.extension.lower()) != "cuda" or nvcc or rdc or format not in ["isa", "bin"] or type(chip) == "list":
         return None
     project = opts.cuda
     if project and (project.defines or project.copts):
@@ -117,8 +118,8 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
     """
     src = srcs[0]
     cuda = gctx.cuda
-    nvcc = src.extension == "cu" and opts.compiler == "nvcc"
-    llvm = gctx.llvm if src.extension != "ptx" and not nvcc else None
+    nvcc = KIND.get(src.extension.lower()) == "cuda" and opts.compiler == "nvcc"
+    llvm = gctx.llvm if KIND.get(src.extension.lower()) != "ptx" and not nvcc else None
     args = builder_args(gctx)
     if origin:
         args.add("--origin", origin.short_path)
@@ -145,7 +146,7 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         args.add("--program")
     if opts.no_kernel_ok:
         args.add("--no-kernel-ok")
-    if opts.module and src.extension == "mlir":
+    if opts.module and KIND.get(src.extension.lower()) == "mlir":
         args.add("--module", opts.module)
     if not lower:
         args.add_all(opts.ptxas_opts, before_each = "--ptxas-opt")
@@ -156,12 +157,12 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
     headers = []
     if llvm:
         tools += add_tools(args, llvm)
-        if src.extension == "cu":
+        if KIND.get(src.extension.lower()) == "cuda":
             headers += add_clang_cuda(args, cuda, llvm)
         elif cuda.libdevice:
             args.add("--libdevice", cuda.libdevice)
             inputs.append(cuda.libdevice)
-    if opts.cuda and src.extension == "cu":
+    if opts.cuda and KIND.get(src.extension.lower()) == "cuda":
         project = opts.cuda
         args.add_all(project.defines, before_each = "-D")
         args.add_all(project.quote_includes, before_each = "-iquote")
@@ -180,7 +181,7 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         gctx,
         "compile",
         args,
-        inputs = depset(inputs, transitive = ([cuda.cuda_files] if src.extension == "cu" else []) + headers),
+        inputs = depset(inputs, transitive = ([cuda.cuda_files] if KIND.get(src.extension.lower()) == "cuda" else []) + headers),
         outputs = outs,
         tools = tools,
         # Lowering runs LLVM's tools alone; a compile ends with the toolkit's ptxas (or its PTX).

@@ -6,7 +6,8 @@ load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules/private:cc.bzl", "CUDA_ATTRS", "cc_features", "cuda_compilation")
 load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
-load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_module", "emit_runs_on", "module_settings", "source_stem")
+load("//rules/private:kinds_table.bzl", "EXTENSIONS")
+load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_module", "emit_runs_on", "kind_of", "module_settings", "source_stem")
 load("//rules/private/actions:host.bzl", "emit_host_compile", "emit_register")
 load("//rules/private/actions:link.bzl", "emit_link")
 
@@ -49,9 +50,9 @@ def _cuda_library_impl(ctx):
     srcs = ctx.files.srcs
     fmt = ctx.attr.format
     rdc = ctx.attr.rdc
-    if not [s for s in srcs if s.extension == "cu"]:
+    if not [s for s in srcs if kind_of(s) == "cuda"]:
         fail("%s: srcs holds no .cu source; a cuda_library compiles CUDA C++ with its host code (headers alone go in a cc_library, device code alone in a gpu_module)" % label)
-    ir = [s for s in srcs if s.extension != "cu"]
+    ir = [s for s in srcs if kind_of(s) != "cuda"]
     if ir and not rdc:
         fail("%s: %s is LLVM IR, which joins the device code of the other sources only by device linking: set rdc = True" % (label, ir[0].short_path))
 
@@ -97,7 +98,7 @@ def _cuda_library_impl(ctx):
         per_chip += built.files_by_chip.values()
 
         # LLVM IR sources are device code only: linked per chip, no host side.
-        objects = [host(src, None) for src in srcs if src.extension == "cu"]
+        objects = [host(src, None) for src in srcs if kind_of(src) == "cuda"]
         register = ctx.actions.declare_file("_objs/%s/%s.register.c" % (name, name))
         emit_register(gctx, objects = objects, fatbin = fatbin, out = register)
         generated.append(register)
@@ -188,7 +189,7 @@ the lowest chip, or for the chips `ptx` names), `bin` (only the cubins: no JIT o
         "host_copts": attr.string_list(doc = "Options of clang's host compile of the sources, e.g. `[\"-Wall\"]`."),
         "linkopts": attr.string_list(doc = "Options for linking programs that depend on this library, as `cc_library`'s `linkopts`."),
         "srcs": attr.label_list(
-            allow_files = [".cu", ".ll", ".bc"],
+            allow_files = EXTENSIONS["cuda"] + EXTENSIONS["llvm"],
             mandatory = True,
             doc = "The CUDA C++ sources: their device side is built per chip, their host side into this library. With `rdc`, also LLVM IR (`.ll`, `.bc`: device code linked into the module per chip).",
         ),

@@ -2,6 +2,7 @@
 
 load("//rules/private:cc.bzl", "CUDA_ATTRS")
 load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
+load("//rules/private:kinds_table.bzl", "EXTENSIONS")
 load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_module", "emit_runs_on", "module_settings")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 
@@ -67,7 +68,7 @@ PTX) and `jit` (only the PTX for the lowest chip, for runners whose chips are un
         ),
         "module": attr.string(doc = "MLIR sources: the `gpu.module` to build, by a POSIX extended regular expression matched anywhere in its name, as MLIR's `--nvvm-attach-target` `module` option reads it (default: the only one)."),
         "srcs": attr.label_list(
-            allow_files = [".mlir", ".ll", ".bc", ".ptx", ".cu"],
+            allow_files = EXTENSIONS["mlir"] + EXTENSIONS["llvm"] + EXTENSIONS["ptx"] + EXTENSIONS["cuda"],
             mandatory = True,
             doc = "The kernel source: one `.mlir`, `.ll`, `.bc`, `.ptx` or `.cu` file; with `rdc`, several `.cu`, `.ll` and `.bc` files.",
         ),

@@ -85,7 +85,7 @@ func TestRDCUsage(t *testing.T) {
 		{[]string{"compile", "--chip", "sm_90", "-o", out, "--origin", "a.mlir", "a.bc", "b.bc"}, 2, "--origin 1 times for 2 sources"},
 		{[]string{"compile", "--chip", "sm_90", "-o", out}, 2, "no source"},
 		{[]string{"compile", "--target", "//p:k", "--toolkit", "12.4", "--chip", "sm_90", "--rdc", "--compiler", "nvcc", "-o", out, "k.cu"}, 1,
-			"//p:k: compiling k.cu for sm_90: relocatable device code (RDC) needs clang as the CUDA C++ compiler"},
+			"//p:k: compiling k.cu for sm_90: rdc needs clang as the CUDA C++ compiler"},
 		{[]string{"compile", "--target", "//p:k", "--toolkit", "12.4", "--chip", "sm_90", "--rdc", "--format", "bin", "-o", out, "k.cu"}, 1,
 			"not bin; compile each source to format offload"},
 		{[]string{"host", "-o", out, "k.cu"}, 2, "give --fatbin FATBIN (the source's own device code) or --rdc"},

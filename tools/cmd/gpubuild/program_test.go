@@ -444,7 +444,7 @@ func TestProgramUsage(t *testing.T) {
 		{[]string{"host", "--modules", dir, "--chip", "sm_80", "-O", "4", "-o", out, "prog.mlir"}, "-O 4: use 0 to 3"},
 		{[]string{"host", "--modules", dir, "--chip", "sm_80", "-o", out, "k.cu"}, "--modules and --chip are for an MLIR program (SRC.mlir)"},
 		{[]string{"link", "--program", "-o", out}, "no image to link"},
-		{[]string{"host", "--modules", dir, "--chip", "compute_90", "-o", out, "prog.mlir"}, "--chip compute_90 is a virtual (PTX) chip; name the real chip of the artifacts, e.g. sm_90"},
+		{[]string{"host", "--modules", dir, "--chip", "compute_90", "-o", out, "prog.mlir"}, "--chip compute_90 is a virtual chip (PTX); name real chips, such as sm_90"},
 	} {
 		code, _, stderr := gpubuild(t, tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "usage: gpubuild "+tc.args[0]) {

@@ -1,7 +1,6 @@
 package builder
 
 import (
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
@@ -177,7 +178,7 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 			return f.Wrap(err)
 		}
 		if len(srcs) > 1 && kind != compile.KindLLVM {
-			return c.UsageError("several sources (%s) link into one module only when all are LLVM IR (.ll, .bc); %s is %s: compile it alone (CUDA C++ with --rdc, into bitcode to link)", strings.Join(srcs, " "), src, kindName(kind))
+			return c.UsageError("several sources (%s) link into one module only when all are LLVM IR (.ll, .bc); %s is %s: compile it alone (CUDA C++ with --rdc, into bitcode to link)", strings.Join(srcs, " "), src, kind.Name())
 		}
 		if job.Kind == "" {
 			job.Kind = kind
@@ -197,7 +198,7 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 		return c.UsageError("--nvcc-opt is for nvcc: add --compiler nvcc, or give clang's options with --clang-opt")
 	}
 	if f.clangFirst != "" && job.Kind != compile.KindCUDA {
-		return c.UsageError("%s applies to CUDA C++ (.cu) sources only; %s is %s", f.clangFirst, job.Src, kindName(job.Kind))
+		return c.UsageError("%s applies to CUDA C++ (.cu) sources only; %s is %s", f.clangFirst, job.Src, job.Kind.Name())
 	}
 	if f.chip != "" {
 		if job.Chip, err = chip.Parse(f.chip); err != nil {
@@ -265,10 +266,6 @@ func (f *compileFlags) keepClang(name string, opt ...string) {
 		f.clangFirst = name
 	}
 	f.clangOpts = append(f.clangOpts, opt...)
-}
-
-func kindName(k compile.Kind) string {
-	return map[compile.Kind]string{compile.KindMLIR: "MLIR", compile.KindLLVM: "LLVM IR", compile.KindPTX: "PTX", compile.KindCUDA: "CUDA C++"}[k]
 }
 
 // findTools completes, by hand, the tools that the flags do not name with those found on the

@@ -1,11 +1,12 @@
 package builder
 
 import (
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"context"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
@@ -94,7 +95,7 @@ func (h helper) hostMLIR(ctx context.Context, c *cmdline.Command, o cmdline.Comm
 	if ch, err := chip.Parse(chipName); err != nil {
 		return o.Wrap(err)
 	} else if ch.Virtual {
-		return c.UsageError("--chip %s is a virtual (PTX) chip; name the real chip of the artifacts, e.g. sm_%d", chipName, ch.Number())
+		return c.UsageError("--chip %v", chip.VirtualError(ch))
 	}
 	entries, err := os.ReadDir(modules)
 	if err != nil {

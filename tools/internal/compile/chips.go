@@ -64,7 +64,7 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 		}
 		cj := job.withChip(c)
 		if c.Virtual {
-			return cj.fail(nil, "", fmt.Errorf("%s is a virtual (PTX) target; compile for a real one such as sm_%d", c, c.Number()))
+			return cj.fail(nil, "", chip.VirtualError(c))
 		}
 		ptx, err := cj.ptxVersion()
 		if err != nil {

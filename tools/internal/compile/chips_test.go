@@ -174,7 +174,7 @@ func TestLowerToPTXErrors(t *testing.T) {
 		{"no module matches", tools, two, "^c$", []chip.Chip{sm80}, false, `no gpu.module matches --module "^c$" (the source has @a, @b)`},
 		{"two modules match", tools, two, "", []chip.Chip{sm80}, false, `2 gpu.modules match --module ""`},
 		{"a chip twice", tools, "testdata/saxpy.mlir", "", []chip.Chip{sm80, sm80}, false, "sm_80 is listed twice"},
-		{"a virtual chip", tools, "testdata/saxpy.mlir", "", []chip.Chip{mustChip(t, "compute_80")}, false, "compute_80 is a virtual (PTX) target"},
+		{"a virtual chip", tools, "testdata/saxpy.mlir", "", []chip.Chip{mustChip(t, "compute_80")}, false, "compute_80 is a virtual chip (PTX); name real chips, such as sm_80"},
 		{"a module of a program", tools, "testdata/program.mlir", "zeta", []chip.Chip{sm80}, true, "--module selects a module of a kernel source, not of a program"},
 		{"ftz", tools, "testdata/saxpy.mlir", "", []chip.Chip{sm80}, false, "fast math and ftz reach the code through opt and llc"},
 		{"no mlir-opt", Tools{}, "testdata/saxpy.mlir", "", []chip.Chip{sm80}, false, "no mlir-opt configured"},

@@ -18,43 +18,33 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
+	"github.com/rulesgpu/rules_gpu/tools/kinds"
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
-// Kind is the language of a source file.
-type Kind string
+// Kind is the language of a source file (tools/kinds' table).
+type Kind = kinds.Kind
 
 // The source kinds gpubuild compiles.
 const (
-	KindMLIR Kind = "mlir" // .mlir holding gpu.module ops
-	KindLLVM Kind = "llvm" // LLVM IR or NVVM IR, .ll or .bc
-	KindPTX  Kind = "ptx"  // .ptx
-	KindCUDA Kind = "cuda" // CUDA C++, .cu (the device side)
+	KindMLIR = kinds.MLIR // .mlir holding gpu.module ops
+	KindLLVM = kinds.LLVM // LLVM IR or NVVM IR, .ll or .bc
+	KindPTX  = kinds.PTX  // .ptx
+	KindCUDA = kinds.CUDA // CUDA C++, .cu (the device side)
 )
 
 // KindOf recognises a source by its extension.
-func KindOf(path string) (Kind, error) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".mlir":
-		return KindMLIR, nil
-	case ".ll", ".bc":
-		return KindLLVM, nil
-	case ".ptx":
-		return KindPTX, nil
-	case ".cu":
-		return KindCUDA, nil
-	}
-	return "", fmt.Errorf("%s: unknown source kind: use .mlir, .ll, .bc, .ptx or .cu", path)
-}
+func KindOf(path string) (Kind, error) { return kinds.Of(path) }
 
-// Format is what one compilation produces, named as MLIR's gpu-module-to-binary names them.
-type Format string
+// Format is what one compilation produces, named as MLIR's gpu-module-to-binary names them: one of
+// tools/kinds' per-chip formats, or one of the two of this package's own.
+type Format = kinds.Format
 
 // The per-chip formats.
 const (
-	FormatOffload Format = "offload" // LLVM bitcode, libdevice linked, optimised
-	FormatISA     Format = "isa"     // PTX
-	FormatBin     Format = "bin"     // cubin
+	FormatOffload = kinds.Offload // LLVM bitcode, libdevice linked, optimised
+	FormatISA     = kinds.ISA     // PTX
+	FormatBin     = kinds.Bin     // cubin
 	// FormatPCH (pch.go) is a precompiled header of clang's CUDA headers.
 	// FormatLLVM is an MLIR source's device code as LLVM IR, before any per-chip step: lowering and
 	// translation do not depend on the chip, so one action per module can do them for every chip.
@@ -70,24 +60,24 @@ func ParseFormat(s string) (Format, error) {
 	return "", fmt.Errorf("unknown per-chip format %q: use offload (LLVM IR), isa (PTX), bin (cubin), llvm (an MLIR source's LLVM IR) or pch (a precompiled header of clang's CUDA headers)", s)
 }
 
-// Compiler is the device front end of CUDA C++ sources.
-type Compiler string
+// Compiler is the device front end of CUDA C++ sources (tools/kinds' table).
+type Compiler = kinds.Compiler
 
 // The CUDA C++ front ends.
 const (
-	// CompilerClang compiles CUDA C++ to LLVM IR, which the pipeline optimises and llc turns into PTX.
-	CompilerClang Compiler = "clang"
+	// CompilerClang compiles CUDA C++ with clang's CUDA support and LLVM's NVPTX back end.
+	CompilerClang = kinds.Clang
 	// CompilerNVCC compiles CUDA C++ to PTX with the toolkit's nvcc (code written for nvcc that
 	// clang rejects); ptxas then makes the cubin, as for every source.
-	CompilerNVCC Compiler = "nvcc"
+	CompilerNVCC = kinds.NVCC
 )
 
 // ParseCompiler reads clang or nvcc ("" is clang).
 func ParseCompiler(s string) (Compiler, error) {
-	switch c := Compiler(s); c {
-	case "":
+	if s == "" {
 		return CompilerClang, nil
-	case CompilerClang, CompilerNVCC:
+	}
+	if c := Compiler(s); slices.Contains(kinds.Compilers(), c) {
 		return c, nil
 	}
 	return "", fmt.Errorf("unknown compiler %q: use clang or nvcc", s)
@@ -236,22 +226,19 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 		return t.lower(ctx, job)
 	}
 	if job.Chip.Virtual {
-		return job.fail(nil, "", fmt.Errorf("%s is a virtual (PTX) target; compile for a real one such as sm_%d", job.Chip, job.Chip.Number()))
-	}
-	if job.Kind == KindPTX && job.Format != FormatBin {
-		return job.fail(nil, "", fmt.Errorf("a PTX source can only become a cubin (format bin), not %s", job.Format))
+		return job.fail(nil, "", chip.VirtualError(job.Chip))
 	}
 	if job.Compiler == "" {
 		job.Compiler = CompilerClang
+	}
+	if err := kinds.Check(job.Kind, job.sources(), job.Format, job.Compiler, job.RDC); err != nil {
+		return job.fail(nil, "", err)
 	}
 	if err := job.checkRDC(); err != nil {
 		return job.fail(nil, "", err)
 	}
 	if err := job.checkPCH(); err != nil {
 		return job.fail(nil, "", err)
-	}
-	if job.Compiler == CompilerNVCC && job.Format == FormatOffload {
-		return job.fail(nil, "", errors.New("format offload (LLVM bitcode) needs clang as the CUDA C++ compiler; nvcc makes PTX (isa) and cubins (bin)"))
 	}
 	if len(job.NvccOptions) > 0 && job.Compiler != CompilerNVCC {
 		return job.fail(nil, "", fmt.Errorf("nvcc options (%s) apply when nvcc is the compiler", strings.Join(job.NvccOptions, " ")))
@@ -519,10 +506,8 @@ func (job Job) ptxVersion() (chip.PTX, error) {
 func (job Job) checkRDC() error {
 	if job.RDC {
 		switch {
-		case job.Kind != KindCUDA:
-			return fmt.Errorf("relocatable device code (RDC) is for CUDA C++ sources; this is a %s source: LLVM IR modules link as they are (give them all to one compilation), and other kinds cannot be linked", job.Kind)
-		case job.Compiler == CompilerNVCC:
-			return errors.New("relocatable device code (RDC) needs clang as the CUDA C++ compiler: its sources are linked as LLVM bitcode, and nvcc makes PTX; compile with clang, or without RDC, with every __device__ function and variable that a source uses defined in that source")
+		case job.Kind == KindLLVM: // the other kinds' rules are tools/kinds'
+			return errors.New("relocatable device code (RDC) is compiled from CUDA C++ sources; LLVM IR modules link as they are: give them all to one compilation")
 		case job.Format != FormatOffload:
 			return fmt.Errorf("relocatable device code (RDC) becomes LLVM bitcode (format offload) to link with the other sources' bitcode for the chip, not %s; compile each source to format offload, then their bitcode together into the %s", job.Format, job.Format)
 		}

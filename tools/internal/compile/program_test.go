@@ -322,7 +322,7 @@ func TestCompileProgramErrors(t *testing.T) {
 		{name: "bad PTX", files: map[string]string{"k.ptx": ".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k() { bogus; }\n"},
 			origin: "prog.mlir", want: []string{"prog.mlir (gpu.module @k)", "ptxas"}},
 		{name: "PTX to PTX", files: map[string]string{"k.ptx": ".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n"},
-			format: FormatISA, origin: "prog.mlir", want: []string{"prog.mlir (gpu.module @k)", "a PTX source can only become a cubin (format bin), not isa"}},
+			format: FormatISA, origin: "prog.mlir", want: []string{"prog.mlir (gpu.module @k)", "is PTX already, which becomes cubins only: format isa needs an MLIR, LLVM IR or CUDA C++ source"}},
 		{name: "format llvm", files: map[string]string{"zeta.ll": string(good)}, format: FormatLLVM,
 			want: []string{"a program's modules compile to bin, isa or offload, not llvm"}},
 	} {

@@ -54,7 +54,7 @@ func TestCompileValidation(t *testing.T) {
 		{"PTX ISA too low for its target", "6.0", "sm_90", "sm_90", "12.4", "sm_90 needs PTX ISA 7.8 or newer"},
 		{"PTX ISA newer than the toolkit", "9.0", "sm_75", "sm_90", "12.4", "CUDA 12.4 emits at most PTX ISA 8.4"},
 		{".target newer than the chip", "7.8", "sm_90", "sm_80", "12.4", "the PTX is written for sm_90 (.target), newer than sm_80"},
-		{"virtual chip", "7.0", "sm_75", "compute_80", "12.4", "compute_80 is a virtual (PTX) target"},
+		{"virtual chip", "7.0", "sm_75", "compute_80", "12.4", "compute_80 is a virtual chip (PTX); name real chips, such as sm_80"},
 		{"ptxas missing", "7.0", "sm_75", "sm_80", "12.4", "ptxas: /nonexistent/ptxas not found; the CUDA toolchain (@rules_gpu//toolchain:cuda_toolchain_type"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

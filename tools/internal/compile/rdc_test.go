@@ -161,9 +161,10 @@ func TestRDCRefused(t *testing.T) {
 		job  Job
 		want string
 	}{
-		{"nvcc", Job{Src: "k.cu", Format: FormatOffload, Compiler: CompilerNVCC, RDC: true}, "relocatable device code (RDC) needs clang as the CUDA C++ compiler"},
+		{"nvcc", Job{Src: "k.cu", Format: FormatOffload, Compiler: CompilerNVCC, RDC: true}, "rdc needs clang as the CUDA C++ compiler"},
 		{"format bin", Job{Src: "k.cu", Format: FormatBin, RDC: true}, "relocatable device code (RDC) becomes LLVM bitcode (format offload) to link with the other sources' bitcode for the chip, not bin"},
-		{"LLVM IR", Job{Src: "k.ll", Format: FormatOffload, RDC: true}, "relocatable device code (RDC) is for CUDA C++ sources; this is a llvm source"},
+		{"LLVM IR", Job{Src: "k.ll", Format: FormatOffload, RDC: true}, "relocatable device code (RDC) is compiled from CUDA C++ sources; LLVM IR modules link as they are"},
+		{"MLIR", Job{Src: "k.mlir", Format: FormatOffload, RDC: true}, "rdc links CUDA C++ and LLVM IR sources, and k.mlir is MLIR: give it a module of its own, without rdc"},
 		{"link CUDA C++", Job{Src: "k.cu", Link: []string{"b.bc"}, Format: FormatBin}, "only LLVM IR sources (.ll, .bc) link into one module; k.cu is a cuda source"},
 		{"link PTX", Job{Src: "k.bc", Link: []string{"b.bc", "c.ptx"}, Format: FormatBin}, "compiling k.bc, b.bc, c.ptx for sm_90: only LLVM IR sources (.ll, .bc) link into one module; c.ptx is not LLVM IR"},
 	} {

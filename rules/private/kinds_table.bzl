@@ -1,0 +1,66 @@
+"""The table of source kinds, formats and compilers, for the rules' analysis-time checks.
+
+Generated from tools/kinds/kinds.go by `go test ./tools/kinds -run TestStarlarkTable -update`. Do not edit.
+"""
+
+# Each source extension (a File's extension: no dot) and its kind.
+KIND = {
+    "mlir": "mlir",
+    "ll": "llvm",
+    "bc": "llvm",
+    "ptx": "ptx",
+    "cu": "cuda",
+}
+
+# Each kind's extensions, with the dot (allow_files).
+EXTENSIONS = {
+    "mlir": [".mlir"],
+    "llvm": [".ll", ".bc"],
+    "ptx": [".ptx"],
+    "cuda": [".cu"],
+}
+
+# The combinations of a source's kind with its module's format, compiler and rdc that are refused,
+# each with its message ({src}: the source, {format}: the format), in the order they are checked.
+RULES = [
+    struct(
+        kind = "ptx",
+        formats = [],
+        allowed = ["bin", "fatbin"],
+        compiler = "",
+        rdc = False,
+        message = "{src} is PTX already, which becomes cubins only: format {format} needs an MLIR, LLVM IR or CUDA C++ source; use format bin or fatbin",
+    ),
+    struct(
+        kind = "mlir",
+        formats = [],
+        allowed = [],
+        compiler = "",
+        rdc = True,
+        message = "rdc links CUDA C++ and LLVM IR sources, and {src} is MLIR: give it a module of its own, without rdc",
+    ),
+    struct(
+        kind = "ptx",
+        formats = [],
+        allowed = [],
+        compiler = "",
+        rdc = True,
+        message = "rdc links CUDA C++ and LLVM IR sources, and {src} is PTX: give it a module of its own, without rdc",
+    ),
+    struct(
+        kind = "cuda",
+        formats = [],
+        allowed = [],
+        compiler = "nvcc",
+        rdc = True,
+        message = "rdc needs clang as the CUDA C++ compiler: the sources are linked as LLVM bitcode, and nvcc makes PTX; use compiler clang, or no rdc (every __device__ function and variable a source uses defined in that source)",
+    ),
+    struct(
+        kind = "cuda",
+        formats = ["offload"],
+        allowed = [],
+        compiler = "nvcc",
+        rdc = False,
+        message = "format offload (LLVM bitcode) needs clang as the CUDA C++ compiler; nvcc makes PTX and cubins: use compiler clang, or another format",
+    ),
+]
