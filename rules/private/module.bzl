@@ -1,8 +1,7 @@
-"""The action graph of one GPU module: per-chip compiles, the device link of several sources, the fatbin.
+"""What a module's attributes ask for: the attributes of every rule that builds one, their analysis-time checks, and the runs-on validation.
 
-`gpu_module` and `cuda_library` both build their device code here, so that a chip, a source or a
-format means the same actions in both: one `GpuCompile` per (source, chip) and per chip's link, one
-`GpuLower` per MLIR module, one `GpuLink` per fatbin.
+`gpu_module`, `cuda_library` and `gpu_binary` check their chips, sources and formats here (from the
+chip table and the kinds table, both generated from Go), then plan their actions in plan.bzl.
 """
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
@@ -12,8 +11,6 @@ load("//rules/private:context.bzl", "BUILDER_ATTRS")
 load("//rules/private:kinds_table.bzl", "KIND", "RULES")
 load("//rules/private:providers.bzl", "GpuPchInfo")
 load("//rules/private/actions:check.bzl", "emit_check")
-load("//rules/private/actions:compile.bzl", "emit_compile")
-load("//rules/private/actions:link.bzl", "emit_link")
 
 # The attributes of every rule that builds a module (gpu_module, cuda_library), documented once.
 MODULE_ATTRS = dict({
@@ -59,8 +56,6 @@ one more. Needs clang as the compiler."""),
     "_driver": attr.label(default = Label("//gpu:driver")),
     "_runners": attr.label(default = Label("//gpu:runners")),
 }, **BUILDER_ATTRS)
-
-EXTENSIONS = {"bin": "cubin", "isa": "ptx", "offload": "bc"}
 
 _CHIP_ORDER = {chip: i for i, chip in enumerate(CHIPS)}
 
@@ -122,7 +117,7 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
 
     Returns:
       A struct: `chips` (list of str, in declared order), `ptx` (the chips whose PTX a fatbin or
-      jit carries: the `ptx` attribute, or the lowest chip) and `opts` (emit_compile's options).
+      jit carries: the `ptx` attribute, or the lowest chip) and `opts` (the compile options of plan.bzl's actions).
     """
     label = gctx.label
     cuda = gctx.cuda
@@ -210,197 +205,3 @@ def emit_runs_on(ctx, gctx, *, name, files, together = True):
 def lowest_chip(chips):
     """The lowest of `chips` in the chip table's order: the chip a fatbin's PTX is for."""
     return sorted(chips, key = lambda c: _CHIP_ORDER[c])[0]
-
-def source_stem(src):
-    """A source's path inside its package, without its extension: the name of its per-chip files.
-
-    Args:
-      src: the source File.
-
-    Returns:
-      The path, e.g. "poly/apply" for //pkg:poly/apply.cu.
-    """
-    path = src.short_path
-    if src.owner and src.owner.package and path.startswith(src.owner.package + "/"):
-        path = path[len(src.owner.package) + 1:]
-    return path.rpartition(".")[0] if "." in path.rpartition("/")[2] else path
-
-def _lowered_to_ptx(format, opts):
-    """Whether an MLIR source's lowering writes every chip's PTX (MLIR's own serializer).
-
-    Not for LLVM bitcode (`offload`), and not with fast math or ftz, which only opt and llc apply
-    to the code (MLIR's nvvm target hands them to libdevice alone): those lower to LLVM IR once and
-    compile it per chip.
-    """
-    return format != "offload" and not opts.fast_math and not opts.ftz
-
-def emit_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = "lz4", rdc = False):
-    """Declares the actions that build one module from `srcs` for `chips`.
-
-    One source is one module. Several sources are one module only as relocatable device code
-    (`rdc`): each CUDA C++ source is compiled to LLVM bitcode per chip (`-fgpu-rdc`), and each chip's
-    bitcode, with any LLVM IR sources, is linked by the chip's own compile (llvm-link, then the one
-    pipeline: libdevice, opt, llc, ptxas). LLVM IR linking rather than nvlink: the linked module is
-    optimised as a whole (a __device__ function of another source can be inlined), the result is an
-    ordinary cubin the driver loads without a device-link step, and nvcc's relocatable cubins are
-    not needed, so a toolkit of ptxas alone suffices.
-
-    Args:
-      gctx: the gpu_context.
-      name: the prefix of the output files (the target's name).
-      srcs: the source Files.
-      chips: the chips, in declared order.
-      format: `bin`, `isa`, `offload`, `fatbin` or `jit`.
-      opts: the compile options (emit_compile's `opts`).
-      compress: the fatbin's PTX compression.
-      rdc: link several sources into one module (see above).
-      ptx_chips: the chips whose PTX a fatbin or jit carries (module_settings' `ptx`).
-
-    Returns:
-      A struct: `files_by_chip` (dict chip -> File), `ptx` (File or None: the first of `ptx_chips`'
-      PTX of a fatbin or jit), `ptx_files` (every PTX File a fatbin or jit carries), `fatbin` (File or
-      None) and `main` (the list of Files the module is: the fatbin, the jit PTX, or each chip's file).
-    """
-    src = srcs[0]
-    is_ptx = kind_of(src) == "ptx"
-    if format not in ["fatbin", "jit"]:
-        ptx_chips = []
-
-    # What each chip's compile starts from: a list of sources (several are linked). A chip whose PTX
-    # the fatbin carries needs it too, in `chips` or not.
-    all_chips = chips + [c for c in ptx_chips if c not in chips]
-    by_chip = {}
-    if rdc:
-        for chip in all_chips:
-            by_chip[chip] = []
-        for s in srcs:
-            for chip in all_chips:
-                if kind_of(s) == "cuda":
-                    bc = gctx.actions.declare_file("%s_rdc/%s.%s.bc" % (name, source_stem(s), chip))
-                    emit_compile(gctx, srcs = [s], chip = chip, format = "offload", out = bc, opts = opts, rdc = True)
-                    by_chip[chip].append(bc)
-                else:
-                    by_chip[chip].append(s)
-    elif kind_of(src) == "mlir" and _lowered_to_ptx(format, opts):
-        # An MLIR source: one GpuLower action lowers it and writes the PTX of every chip that
-        # needs one (MLIR's nvvm-attach-target per chip, gpu-module-to-binary), each its own file,
-        # so that a chip's cubin action (ptxas) depends on its chip's PTX alone: adding a chip
-        # re-runs the lowering, whose other files come out the same, and no other chip's ptxas.
-        lower = all_chips if format != "jit" else ptx_chips
-        ptx_out = {}
-        for chip in lower:
-            ptx_out[chip] = gctx.actions.declare_file("%s.%s.ptx" % (name, chip))
-        emit_compile(gctx, srcs = [src], chip = lower, format = "isa", out = [ptx_out[c] for c in lower], opts = opts)
-        for chip in all_chips:
-            by_chip[chip] = [ptx_out[chip]] if chip in ptx_out else []
-    else:
-        # An MLIR source to LLVM bitcode: its device code is the same LLVM IR for every chip, one
-        # GpuLower action per module writes it, and every chip's compile starts from it.
-        start = src
-        if kind_of(src) == "mlir":
-            start = gctx.actions.declare_file(name + ".ll")
-            emit_compile(gctx, srcs = [src], chip = None, format = "llvm", out = start, opts = opts)
-        for chip in all_chips:
-            by_chip[chip] = [start]
-
-    def compile(chip, fmt, inputs = None):
-        inputs = inputs or by_chip[chip]
-        out = gctx.actions.declare_file("%s.%s.%s" % (name, chip, EXTENSIONS[fmt]))
-        emit_compile(
-            gctx,
-            srcs = inputs,
-            chip = chip,
-            format = fmt,
-            out = out,
-            opts = opts,
-            origin = src if len(inputs) == 1 and inputs[0] != src else None,
-        )
-        return out
-
-    files_by_chip = {}
-    ptx_by_chip = {}
-    lowered = kind_of(src) == "mlir" and not rdc and _lowered_to_ptx(format, opts)
-    if format in ["fatbin", "jit"]:
-        if is_ptx:
-            ptx_by_chip[ptx_chips[0]] = src
-        else:
-            for chip in ptx_chips:
-                ptx_by_chip[chip] = by_chip[chip][0] if lowered else compile(chip, "isa")
-    ptx_files = ptx_by_chip.values()
-    ptx = ptx_files[0] if ptx_files else None
-    if format in ["bin", "fatbin"]:
-        for chip in chips:
-            # A chip whose PTX the fatbin carries gets its cubin from that PTX through ptxas, not a
-            # second run of the whole pipeline (the same bytes, one front end less per module).
-            files_by_chip[chip] = compile(chip, "bin", [ptx_by_chip[chip]]) if chip in ptx_by_chip and not is_ptx else compile(chip, "bin")
-    elif format in ["isa", "offload"]:
-        for chip in chips:
-            files_by_chip[chip] = by_chip[chip][0] if lowered else compile(chip, format)
-    fatbin = None
-    if format == "fatbin":
-        fatbin = gctx.actions.declare_file(name + ".fatbin")
-        emit_link(gctx, images = [files_by_chip[c] for c in chips] + ptx_files, out = fatbin, compress = compress)
-
-    if format == "fatbin":
-        main = [fatbin]
-    elif format == "jit":
-        main = [ptx]
-    else:
-        main = [files_by_chip[c] for c in chips]
-    return struct(files_by_chip = files_by_chip, ptx = ptx, ptx_files = ptx_files, fatbin = fatbin, main = main)
-
-def emit_program(gctx, *, name, src, chips, format, opts, compress = "lz4"):
-    """Declares the actions that build every module of an MLIR program for `chips`.
-
-    A program's modules are known only once its gpu.launch regions are outlined, so each step
-    writes a directory with one file per module: one GpuLower action lowers them all and writes
-    each chip's PTX (a directory per chip; with fast math or ftz, their LLVM IR, which a GpuCompile
-    per chip compiles), one GpuCompile action per chip makes their cubins from it (ptxas), and one
-    GpuLink action makes each module's fatbin. Adding a chip re-runs the
-    lowering (the other chips' PTX comes out the same, so their cubins are not remade) and adds
-    one compile action; editing the program re-runs them all, as it is one source.
-
-    Args:
-      gctx: the gpu_context.
-      name: the prefix of the output directories (the target's name).
-      src: the program (.mlir File).
-      chips: the chips, in declared order.
-      format: `fatbin` (each chip's cubin and the lowest chip's PTX), `bin` (cubins only) or `jit`
-        (PTX only): every module is a fatbin holding those, which the program loads with
-        mgpuModuleLoad.
-      opts: the compile options (emit_compile's `opts`).
-      compress: the fatbins' PTX compression.
-
-    Returns:
-      A struct: `modules` (the directory of fatbins, NAME.fatbin), `dirs_by_chip` (dict chip ->
-      the directory of that chip's cubins), `ptx` (the directory of PTX, or None) and `lowest`.
-    """
-    lowest = lowest_chip(chips)
-
-    def compile(chip, fmt, start):
-        out = gctx.actions.declare_directory("%s_modules/%s.%s" % (name, chip, EXTENSIONS[fmt]))
-        emit_compile(gctx, srcs = [start], chip = chip, format = fmt, out = out, opts = opts, origin = src, program = True)
-        return out
-
-    # What each chip's cubins start from: its directory of PTX (the lowering writes every chip's),
-    # or with fast math or ftz the modules' LLVM IR (_lowered_to_ptx).
-    start = {}
-    if _lowered_to_ptx(format, opts):
-        lower = chips if format in ["bin", "fatbin"] else [lowest]
-        for chip in lower:
-            start[chip] = gctx.actions.declare_directory("%s_modules/%s.ptx" % (name, chip))
-        emit_compile(gctx, srcs = [src], chip = lower, format = "isa", out = [start[c] for c in lower], opts = opts, program = True)
-        ptx = start[lowest] if format in ["fatbin", "jit"] else None
-    else:
-        ll = gctx.actions.declare_directory(name + "_modules/llvm")
-        emit_compile(gctx, srcs = [src], chip = None, format = "llvm", out = ll, opts = opts, program = True)
-        ptx = compile(lowest, "isa", ll) if format in ["fatbin", "jit"] else None
-        for chip in chips:
-            start[chip] = ptx if chip == lowest and ptx else ll
-    dirs_by_chip = {}
-    if format in ["bin", "fatbin"]:
-        for chip in chips:
-            dirs_by_chip[chip] = compile(chip, "bin", start[chip])
-    modules = gctx.actions.declare_directory(name + "_modules/fatbin")
-    emit_link(gctx, images = [dirs_by_chip[c] for c in dirs_by_chip] + ([ptx] if ptx else []), out = modules, compress = compress, program = True)
-    return struct(modules = modules, dirs_by_chip = dirs_by_chip, ptx = ptx, lowest = lowest)

@@ -1,4 +1,4 @@
-"""The compile action: one source, one chip, one artifact (`gpubuilder compile`)."""
+"""The compile actions (`gpubuilder compile`): GpuLower, a module lowered once for every chip; GpuCompile, one chip's artifact."""
 
 load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "add_tools", "builder_args", "run_builder")
 load("//rules/private:kinds_table.bzl", "KIND")
@@ -82,28 +82,67 @@ def add_clang_cuda(args, cuda, llvm):
 def _pch_of(opts, src, chip, format, rdc, nvcc):
     """The precompiled header a compile of `src` loads: for clang to PTX or a cubin, when the compile's only options are include directories; else None."""
     pchs = getattr(opts, "pch", None)
-    if not pchs or KIND.get(src.extension.lower()) != "cuda" or nvcc or rdc or format not in ["isa", "bin"] or type(chip) == "list":
+    if not pchs or KIND.get(src.extension.lower()) != "cuda" or nvcc or rdc or format not in ["isa", "bin"]:
         return None
     project = opts.cuda
     if project and (project.defines or project.copts):
         return None  # macros and options that clang does not check against a PCH
     return pchs.get(pch_key(chip, opts.opt_level, opts.fast_math))
 
+def emit_lower(gctx, *, src, name, chips, outs, opts, program = False):
+    """Declares the one GpuLower action of an MLIR module or program: lowered once for every chip.
+
+    With `chips`, MLIR's own serializer writes each chip's PTX (`gpubuilder compile --chips`:
+    nvvm-attach-target per chip, gpu-module-to-binary); without, the device code's LLVM IR, the same
+    for every chip, which each chip's GpuCompile then compiles (fast math, ftz, offload).
+
+    Args:
+      gctx: the gpu_context (its `llvm` tools).
+      src: the MLIR source File.
+      name: the stem of the output files (`NAME.CHIP.ptx`), as the plan declared them.
+      chips: the chips whose PTX to write, or None for LLVM IR.
+      outs: the output Files: one per chip in `chips`' order, in one directory (a directory each for a
+        program), or the one LLVM IR File (directory).
+      opts: the compile options (emit_compile's).
+      program: every module of an MLIR program, each its own file (`gpubuilder compile --program`).
+    """
+    args, inputs, tools = _compile_args(
+        gctx,
+        srcs = [src],
+        origin = None,
+        chips = chips,
+        name = name if chips and not program else None,
+        format = "isa" if chips else "llvm",
+        opts = opts,
+        program = program,
+        lower = True,
+    )
+    args.add("-o", outs[0].dirname if chips else outs[0].path)
+    args.add_all([src], expand_directories = False)
+    run_builder(
+        gctx,
+        "compile",
+        args,
+        inputs = inputs,
+        outputs = outs,
+        tools = tools,
+        # Lowering runs LLVM's tools alone.
+        toolchain = LLVM_TOOLCHAIN,
+        mnemonic = "GpuLower",
+        progress_message = "Lowering %%{label} to %s (%s)" % ("PTX for " + ", ".join(chips) if chips else "LLVM IR", src.short_path),
+    )
+
 def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = False, program = False):
-    """Declares one action that compiles `srcs` for `chip` into `out`.
+    """Declares one GpuCompile action: `srcs` compiled for one chip into `out`.
 
     Args:
       gctx: the gpu_context (its `cuda` toolkit; its `llvm` tools unless the source is PTX).
       srcs: the source Files: one .mlir, .ll, .bc, .ptx or .cu file, or several LLVM IR modules that
-        the action links into one first (the device link of relocatable device code).
-      chip: the chip, e.g. "sm_90"; None for format "llvm"; for an MLIR source to format "isa", a
-        list of chips: one GpuLower action lowers the source and writes each chip's PTX (`gpubuilder
-        compile --chips`), `out` then being the list of their Files (directories with `program`),
-        in the chips' order, all in one directory (`gpubuilder compile --name`).
-      format: "offload" (LLVM bitcode), "isa" (PTX), "bin" (cubin), or "llvm" (an MLIR source's
-        LLVM IR, the same for every chip: one GpuLower action per module).
-      out: the output File (a list of them for several chips: NAME.CHIP.ptx in one directory, in
-        the order of `chip`; for a program, its directories NAME_modules/CHIP.ptx).
+        the action links into one first (the device link of relocatable device code); for a program,
+        the directory of its modules' LLVM IR or PTX.
+      chip: the chip, e.g. "sm_90".
+      format: "offload" (LLVM bitcode), "isa" (PTX) or "bin" (cubin).
+      out: the output File (for a program, the directory of its modules' files).
       opts: a struct with opt_level, fast_math, ftz, ptxas_opts, module, no_kernel_ok (accept a
         module without kernels: cuda_library's host code may only launch others'), and for CUDA C++ sources
         compiler ("clang" or "nvcc"), cuda: the project the source is compiled in (cc.bzl's
@@ -112,27 +151,51 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
       origin: the user's source File that `srcs` were made from, named in error messages.
       rdc: compile a CUDA C++ source as relocatable device code (format "offload": bitcode that
         another source's __device__ functions and variables can be linked with).
-      program: every module of an MLIR program, each its own file (`gpubuilder compile --program`):
-        `out` is a directory; `srcs` is the program (format "llvm") or the directory of its
-        modules' LLVM IR or PTX.
+      program: every module of an MLIR program, each its own file (`gpubuilder compile --program`).
+    """
+    src = srcs[0]
+    nvcc = KIND.get(src.extension.lower()) == "cuda" and opts.compiler == "nvcc"
+    args, inputs, tools = _compile_args(gctx, srcs = srcs, origin = origin, chips = [chip], name = None, format = format, opts = opts, program = program, lower = False, rdc = rdc)
+    pch = _pch_of(opts, src, chip, format, rdc, nvcc)
+    if pch:
+        args.add("--pch", pch.pch)
+        args.add("--pch-headers", pch.headers)
+        inputs = depset([pch.pch, pch.headers], transitive = [inputs])
+    args.add("-o", out.path)
+    args.add_all(srcs, expand_directories = False)
+    run_builder(
+        gctx,
+        "compile",
+        args,
+        inputs = inputs,
+        outputs = [out],
+        tools = tools,
+        # A compile ends with the toolkit's ptxas (or its PTX).
+        toolchain = CUDA_TOOLCHAIN,
+        mnemonic = "GpuCompile",
+        progress_message = "Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path if len(srcs) == 1 else "device link of %d sources" % len(srcs)),
+    )
+
+def _compile_args(gctx, *, srcs, origin, chips, name, format, opts, program, lower, rdc = False):
+    """The arguments, inputs and tools that GpuLower and GpuCompile share, up to `-o`.
+
+    Returns:
+      (Args, depset of input Files, list of tools).
     """
     src = srcs[0]
     cuda = gctx.cuda
-    nvcc = KIND.get(src.extension.lower()) == "cuda" and opts.compiler == "nvcc"
-    llvm = gctx.llvm if KIND.get(src.extension.lower()) != "ptx" and not nvcc else None
+    kind = KIND.get(src.extension.lower())
+    nvcc = kind == "cuda" and opts.compiler == "nvcc"
+    llvm = gctx.llvm if kind != "ptx" and not nvcc else None
     args = builder_args(gctx)
     if origin:
         args.add("--origin", origin.short_path)
-    several = type(chip) == "list"  # one lowering for several chips (gpubuilder compile --chips)
-    lower = format == "llvm" or several
-    outs = out if several else [out]
-    if several:
-        args.add("--chips", ",".join(chip))
-        if not program:
-            # NAME.CHIP.ptx, as every module's files are named; a program's are directories.
-            args.add("--name", outs[0].basename[:-len(".%s.ptx" % chip[0])])
-    elif chip:
-        args.add("--chip", chip)
+    if lower and chips:
+        args.add("--chips", ",".join(chips))
+        if name:
+            args.add("--name", name)
+    elif not lower:
+        args.add("--chip", chips[0])
     args.add("--format", format)
     args.add("--toolkit", cuda.version)
     args.add("-O", str(opts.opt_level))
@@ -146,7 +209,7 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         args.add("--program")
     if opts.no_kernel_ok:
         args.add("--no-kernel-ok")
-    if opts.module and KIND.get(src.extension.lower()) == "mlir":
+    if opts.module and kind == "mlir":
         args.add("--module", opts.module)
     if not lower:
         args.add_all(opts.ptxas_opts, before_each = "--ptxas-opt")
@@ -157,12 +220,12 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
     headers = []
     if llvm:
         tools += add_tools(args, llvm)
-        if KIND.get(src.extension.lower()) == "cuda":
+        if kind == "cuda":
             headers += add_clang_cuda(args, cuda, llvm)
         elif cuda.libdevice:
             args.add("--libdevice", cuda.libdevice)
             inputs.append(cuda.libdevice)
-    if opts.cuda and KIND.get(src.extension.lower()) == "cuda":
+    if opts.cuda and kind == "cuda":
         project = opts.cuda
         args.add_all(project.defines, before_each = "-D")
         args.add_all(project.quote_includes, before_each = "-iquote")
@@ -170,22 +233,4 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         args.add_all(project.system_includes, before_each = "-isystem")
         args.add_all(project.copts, format_each = ("--nvcc-opt=%s" if nvcc else "--clang-opt=%s"))
         headers.append(project.headers)
-    pch = _pch_of(opts, src, chip, format, rdc, nvcc)
-    if pch:
-        args.add("--pch", pch.pch)
-        args.add("--pch-headers", pch.headers)
-        inputs += [pch.pch, pch.headers]
-    args.add("-o", outs[0].dirname if several else out.path)
-    args.add_all(srcs, expand_directories = False)
-    run_builder(
-        gctx,
-        "compile",
-        args,
-        inputs = depset(inputs, transitive = ([cuda.cuda_files] if KIND.get(src.extension.lower()) == "cuda" else []) + headers),
-        outputs = outs,
-        tools = tools,
-        # Lowering runs LLVM's tools alone; a compile ends with the toolkit's ptxas (or its PTX).
-        toolchain = LLVM_TOOLCHAIN if lower else CUDA_TOOLCHAIN,
-        mnemonic = "GpuLower" if lower else "GpuCompile",
-        progress_message = ("Lowering %%{label} to %s (%s)" % ("PTX for " + ", ".join(chip) if several else "LLVM IR", src.short_path)) if lower else ("Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path if len(srcs) == 1 else "device link of %d sources" % len(srcs))),
-    )
+    return args, depset(inputs, transitive = ([cuda.cuda_files] if kind == "cuda" else []) + headers), tools

@@ -7,9 +7,9 @@ load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules/private:cc.bzl", "CUDA_ATTRS", "cc_features", "cuda_compilation")
 load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:kinds_table.bzl", "EXTENSIONS")
-load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_module", "emit_runs_on", "kind_of", "module_settings", "source_stem")
+load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_runs_on", "kind_of", "module_settings")
+load("//rules/private:plan.bzl", "plan_module", "source_stem")
 load("//rules/private/actions:host.bzl", "emit_host_compile", "emit_register")
-load("//rules/private/actions:link.bzl", "emit_link")
 
 # The options of a C++ toolchain that choose the C library and the target: a host compile by clang
 # takes them too, so that its objects and the rest of the program see the same headers.
@@ -36,14 +36,6 @@ def _toolchain_flags(ctx, cc_toolchain, features):
             flags += [flag, line[i + 1]]
     return flags
 
-def _fatbin_of(gctx, name, built, compress):
-    """The fatbin that host code carries: the module's, or one made of its per-chip cubins or its PTX."""
-    if built.fatbin:
-        return built.fatbin
-    fatbin = gctx.actions.declare_file(name + ".fatbin")
-    emit_link(gctx, images = built.main, out = fatbin, compress = compress)
-    return fatbin
-
 def _cuda_library_impl(ctx):
     gctx = gpu_context(ctx)
     label = gctx.label
@@ -67,7 +59,7 @@ def _cuda_library_impl(ctx):
     name = ctx.label.name
 
     def module(mod_name, mod_srcs):
-        built = emit_module(
+        built = plan_module(
             gctx,
             name = mod_name,
             srcs = mod_srcs,
@@ -77,8 +69,9 @@ def _cuda_library_impl(ctx):
             compress = ctx.attr.compress,
             rdc = rdc,
             ptx_chips = settings.ptx,
+            fatbin = True,  # host code carries one, whatever the format
         )
-        return built, _fatbin_of(gctx, mod_name, built, ctx.attr.compress)
+        return built, built.fatbin
 
     def host(src, fatbin):
         obj = ctx.actions.declare_file("_objs/%s/%s.pic.o" % (name, source_stem(src)))

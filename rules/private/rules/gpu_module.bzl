@@ -3,7 +3,8 @@
 load("//rules/private:cc.bzl", "CUDA_ATTRS")
 load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:kinds_table.bzl", "EXTENSIONS")
-load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_module", "emit_runs_on", "module_settings")
+load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_runs_on", "module_settings")
+load("//rules/private:plan.bzl", "plan_module")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 
 def _gpu_module_impl(ctx):
@@ -13,7 +14,7 @@ def _gpu_module_impl(ctx):
         fail("%s: srcs holds %d files, but a gpu_module without rdc is one translation unit: set rdc = True to link them into one module (a __device__ function or variable of one source usable from another), or give each its own gpu_module (or use cuda_library, where each source is its own module)" % (gctx.label, len(srcs)))
     fmt = ctx.attr.format
     settings = module_settings(ctx, gctx, srcs = srcs, format = fmt, rdc = ctx.attr.rdc, module = ctx.attr.module)
-    built = emit_module(
+    built = plan_module(
         gctx,
         name = ctx.label.name,
         srcs = srcs,

@@ -6,7 +6,8 @@ load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules/private:cc.bzl", "cc_features")
 load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:labels.bzl", "display_label")
-load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_program", "emit_runs_on", "module_settings")
+load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_runs_on", "lowest_chip", "module_settings")
+load("//rules/private:plan.bzl", "plan_module")
 load("//rules/private/actions:host.bzl", "emit_program_host")
 load("//rules/private/rules:gpu_test.bzl", "GPU_TAG", "gpu_exec_properties", "runner_abi_test")
 
@@ -22,13 +23,14 @@ def _gpu_binary_impl(ctx):
     if [t for t in ["mlir_opt", "mlir_translate", "llc"] if t not in gctx.llvm.tools]:
         fail("%s: an MLIR program's host side needs mlir-opt, mlir-translate and llc from the LLVM toolchain" % label)
     name = ctx.label.name
-    built = emit_program(gctx, name = name, src = src, chips = settings.chips, format = fmt, opts = settings.opts, compress = ctx.attr.compress)
+    lowest = lowest_chip(settings.chips)
+    built = plan_module(gctx, name = name, srcs = [src], chips = settings.chips, format = fmt, opts = settings.opts, ptx_chips = [lowest], compress = ctx.attr.compress, program = True)
 
     # Every module of the program must load on every runner: each is judged alone.
-    validation = emit_runs_on(ctx, gctx, name = name, files = [built.modules], together = False)
+    validation = emit_runs_on(ctx, gctx, name = name, files = [built.fatbin], together = False)
 
     obj = ctx.actions.declare_file("_objs/%s/%s.pic.o" % (name, name))
-    emit_program_host(gctx, src = src, modules = built.modules, chip = built.lowest, out = obj, opt = 0 if ctx.var["COMPILATION_MODE"] == "dbg" else 2)
+    emit_program_host(gctx, src = src, modules = built.fatbin, chip = lowest, out = obj, opt = 0 if ctx.var["COMPILATION_MODE"] == "dbg" else 2)
 
     cc_toolchain, features = cc_features(ctx)
     linked = cc_common.link(
@@ -45,8 +47,8 @@ def _gpu_binary_impl(ctx):
     return [
         DefaultInfo(executable = exe, files = depset([exe])),
         OutputGroupInfo(
-            modules = depset([built.modules]),
-            per_chip = depset(built.dirs_by_chip.values() + ([built.ptx] if built.ptx else [])),
+            modules = depset([built.fatbin]),
+            per_chip = depset(built.files_by_chip.values() + ([built.ptx] if built.ptx else [])),
             objects = depset([obj]),
             _validation = depset(validation),
         ),
