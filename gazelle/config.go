@@ -12,6 +12,7 @@ import (
 	"github.com/bazelbuild/bazel-gazelle/config"
 	"github.com/bazelbuild/bazel-gazelle/rule"
 	bzl "github.com/bazelbuild/buildtools/build"
+
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
-
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 

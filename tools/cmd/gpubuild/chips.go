@@ -8,10 +8,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
-
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/buildfile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 )
 
 const chipsUsage = `usage: gpubuild chips [--repo DIR] [--json] [PATTERN...]                 list gpu_module targets

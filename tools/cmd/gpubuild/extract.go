@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
-
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 )
 
 const extractUsage = `usage: gpubuild extract [-o DIR] FILE

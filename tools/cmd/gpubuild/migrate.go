@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
-
 	"github.com/rulesgpu/rules_gpu/tools/internal/migrate"
 )
 

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
-
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 // mlirEscape writes b as MLIR prints string attributes (llvm::printEscapedString): a backslash

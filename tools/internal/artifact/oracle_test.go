@@ -10,9 +10,8 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
-
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 // The oracle tests check our fatbins with the CUDA toolkit's own tools, and our reader against the

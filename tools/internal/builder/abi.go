@@ -6,9 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
-
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"github.com/rulesgpu/rules_gpu/tools/internal/symvers"
 )
 

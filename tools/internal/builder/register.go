@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
-
 	"github.com/rulesgpu/rules_gpu/tools/internal/cudahost"
 )
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bazelbuild/buildtools/build"
+
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
-
 	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 const kernelPTX = `.version %s

@@ -7,8 +7,9 @@ import (
 	"reflect"
 	"unsafe"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/launch/kernarg"
 	"gorgonia.org/cu"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/launch/kernarg"
 )
 
 // Device is one GPU with a context current on the calling OS thread.

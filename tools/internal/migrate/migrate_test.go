@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/bazelbuild/buildtools/build"
+
 	"github.com/rulesgpu/rules_gpu/tools/internal/buildfile/buildfiletest"
 )
 
