@@ -262,10 +262,10 @@ func TestProgramHostErrors(t *testing.T) {
 		want  string
 	}{
 		{"a module missing", []string{"zeta.fatbin", "alpha.fatbin"}, "gpu.module @main_kernel has no artifact (have @alpha, @zeta)"},
-		{"no module", nil, "gpu.module @zeta has no artifact (have none)"},
+		{"no module", nil, " holds no module"},
 		{"a fatbin of no module", []string{"zeta.fatbin", "alpha.fatbin", "main_kernel.fatbin", "main_kernel_0.fatbin", "omega.fatbin"},
 			"an artifact for gpu.module @omega, which the program does not have (its top-level modules: @zeta, @main_kernel, @main_kernel_0, @alpha)"},
-		{"not a fatbin", []string{"zeta.fatbin", "alpha.fatbin", "main_kernel.cubin"}, "main_kernel.cubin: not a module's fatbin (NAME.fatbin)"},
+		{"not a fatbin", []string{"zeta.fatbin", "alpha.fatbin", "main_kernel.cubin"}, "main_kernel.cubin: not a module of the program (NAME.fatbin)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			modules := fatbins(t, tc.files...)

@@ -3,14 +3,13 @@ package builder
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
-
 	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
 	"github.com/rulesgpu/rules_gpu/tools/internal/cudahost"
+	programs "github.com/rulesgpu/rules_gpu/tools/internal/modules"
 )
 
 const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2] [--clang PATH] [--cuda-path DIR]
@@ -97,17 +96,13 @@ func (h helper) hostMLIR(ctx context.Context, c *cmdline.Command, o cmdline.Comm
 	} else if ch.Virtual {
 		return c.UsageError("--chip %v", chip.VirtualError(ch))
 	}
-	entries, err := os.ReadDir(modules)
+	mods, err := programs.Read(modules, ".fatbin")
 	if err != nil {
 		return o.Wrap(err)
 	}
 	binaries := map[string][]byte{}
-	for _, e := range entries {
-		name, ok := strings.CutSuffix(e.Name(), ".fatbin")
-		if !ok {
-			return o.Errorf("%s: not a module's fatbin (NAME.fatbin)", filepath.Join(modules, e.Name()))
-		}
-		if binaries[name], err = os.ReadFile(filepath.Join(modules, e.Name())); err != nil {
+	for _, m := range mods {
+		if binaries[m.Name], err = os.ReadFile(m.Path); err != nil {
 			return o.Wrap(err)
 		}
 	}

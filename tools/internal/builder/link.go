@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
-
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
+	"github.com/rulesgpu/rules_gpu/tools/internal/modules"
 )
 
 const linkUsage = `usage: gpubuild link -o OUT.fatbin [--compress none|lz4|zstd] [--compress-all] [--ident ID] [--ptx-options OPTS] [CHIP=]FILE...
@@ -78,39 +78,14 @@ func runLink(_ context.Context, env cmdline.Env, args []string) error {
 // in the directories' order) into out/NAME.fatbin. Every directory must hold the same modules.
 // The fatbins appear together, or none.
 func linkProgram(dirs []string, out string, opts artifact.LinkOptions) error {
-	var names []string // the modules, from the first directory
-	byDir := make([]map[string]string, len(dirs))
-	for i, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return err
-		}
-		byDir[i] = map[string]string{}
-		for _, e := range entries {
-			stem := strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))
-			if _, dup := byDir[i][stem]; dup {
-				return fmt.Errorf("%s: two files of module %s", dir, stem)
-			}
-			byDir[i][stem] = filepath.Join(dir, e.Name())
-			if i == 0 {
-				names = append(names, stem)
-			}
-		}
-		if len(byDir[i]) != len(byDir[0]) {
-			return fmt.Errorf("%s holds %d modules, %s %d: link the directories of one program", dir, len(byDir[i]), dirs[0], len(byDir[0]))
-		}
-	}
-	if len(names) == 0 {
-		return fmt.Errorf("%s holds no module", dirs[0])
+	names, paths, err := modules.Join(dirs, ".cubin", ".ptx")
+	if err != nil {
+		return err
 	}
 	var files []atomicfile.File
-	for _, name := range names {
+	for i, name := range names {
 		var images []fatbin.Entry
-		for i, dir := range dirs {
-			path, ok := byDir[i][name]
-			if !ok {
-				return fmt.Errorf("%s has no file of module %s, which %s has: link the directories of one program", dir, name, dirs[0])
-			}
+		for _, path := range paths[i] {
 			e, err := artifact.ReadImage(path, 0)
 			if err != nil {
 				return err

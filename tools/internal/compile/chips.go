@@ -10,6 +10,7 @@ import (
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/modules"
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
@@ -133,11 +134,11 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 		return job.fail(nil, "", errors.New("no gpu.module or gpu.launch in the program: a GPU program launches kernels of a gpu.module (gpu.launch_func), or gpu.launch regions"))
 	}
 	for _, name := range names {
-		if program && !mlir.IsBareName(name) {
+		if err := modules.CheckName(name); program && err != nil {
 			// The same for every chip, as LowerProgram says it.
 			every := job
 			every.chips = "every chip"
-			return every.fail(nil, "", fmt.Errorf("gpu.module @%q: a program's module names become file names; rename it to a bare identifier (letters, digits, _, $ and .)", name))
+			return every.fail(nil, "", err)
 		}
 	}
 	var files []atomicfile.File
@@ -166,7 +167,7 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 			ours[n+".ptx"] = true
 		}
 		for _, c := range chips {
-			if err := modulesDir(filepath.Join(dir, c.String()+".ptx"), func(name string) bool { return ours[name] }); err != nil {
+			if err := modules.Prepare(filepath.Join(dir, c.String()+".ptx"), func(name string) bool { return ours[name] }); err != nil {
 				return job.withChip(c).fail(nil, "", err)
 			}
 		}

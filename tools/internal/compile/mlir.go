@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rulesgpu/rules_gpu/tools/internal/modules"
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
@@ -66,7 +67,7 @@ func (t Tools) LowerProgram(ctx context.Context, job Job) ([]string, error) {
 	if err := t.check(job); err != nil {
 		return nil, err
 	}
-	tmp, err := programTemp(job.Out)
+	tmp, err := modules.Temp(job.Out)
 	if err != nil {
 		return nil, job.fail(nil, "", err)
 	}
@@ -89,8 +90,8 @@ func (t Tools) LowerProgram(ctx context.Context, job Job) ([]string, error) {
 		}
 		// A program's per-module files are named after the modules: a bare identifier (what
 		// outlining makes: main_kernel, main_kernel_0) is a file name as it is.
-		if !mlir.IsBareName(m.Name) {
-			return nil, job.fail(nil, "", fmt.Errorf("gpu.module @%q: a program's module names become file names; rename it to a bare identifier (letters, digits, _, $ and .)", m.Name))
+		if err := modules.CheckName(m.Name); err != nil {
+			return nil, job.fail(nil, "", err)
 		}
 		body := strings.TrimRight(strings.TrimPrefix(string(text[m.BodyStart:m.BodyEnd]), "\n"), " \t")
 		out := step(m.Name + ".ll")
@@ -105,61 +106,10 @@ func (t Tools) LowerProgram(ctx context.Context, job Job) ([]string, error) {
 	if len(names) == 0 {
 		return nil, job.fail(nil, "", errors.New("no gpu.module or gpu.launch in the program: a GPU program launches kernels of a gpu.module (gpu.launch_func), or gpu.launch regions"))
 	}
-	if err := moveInto(job.Out, files); err != nil {
+	if err := modules.Place(job.Out, files); err != nil {
 		return nil, job.fail(nil, "", err)
 	}
 	return names, nil
-}
-
-// programTemp makes a temporary directory beside the output directory of a program's modules (its
-// parents made if missing), for the work; the caller removes it.
-func programTemp(out string) (string, error) {
-	parent := filepath.Dir(filepath.Clean(out))
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return "", err
-	}
-	return os.MkdirTemp(parent, ".gpubuild-")
-}
-
-// moveInto moves files (a name in dir -> the file to move there) into dir. A directory that holds
-// a file this run does not write (a module of an earlier version of the program, or anything else)
-// is an error, since the next step would take it for a module; nothing is removed. A failure
-// removes what it moved already, so the directory holds all of them or none.
-func moveInto(dir string, files map[string]string) error {
-	if err := modulesDir(dir, func(name string) bool { _, ok := files[name]; return ok }); err != nil {
-		return err
-	}
-	var moved []string
-	for name, from := range files {
-		to := filepath.Join(dir, name)
-		if err := os.Rename(from, to); err != nil {
-			for _, m := range moved {
-				os.Remove(m)
-			}
-			return err
-		}
-		moved = append(moved, to)
-	}
-	return nil
-}
-
-// modulesDir makes dir, a directory of a program's modules, if missing, and fails when it holds a
-// file that ours (given its name) says is not one this run writes: the next step would take it for
-// a module.
-func modulesDir(dir string, ours func(name string) bool) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if !ours(e.Name()) {
-			return fmt.Errorf("%s holds %s, which is not a module of this program: give an empty directory, or remove it", dir, e.Name())
-		}
-	}
-	return nil
 }
 
 // moduleBody returns the body of the one gpu.module of mlir-opt's printed output whose name the
@@ -212,15 +162,15 @@ var Extensions = map[Format]string{FormatBin: ".cubin", FormatISA: ".ptx", Forma
 // NAME.ptx or NAME.bc, by job.Format, in the directory job.Out. Errors name job.Origin (the
 // program) and the module. The files appear only when every module compiled.
 func (t Tools) CompileProgram(ctx context.Context, job Job) error {
-	entries, err := os.ReadDir(job.Src)
-	if err != nil {
-		return job.fail(nil, "", err)
-	}
 	ext, ok := Extensions[job.Format]
 	if !ok || job.Format == FormatLLVM {
 		return job.fail(nil, "", fmt.Errorf("a program's modules compile to bin, isa or offload, not %s", job.Format))
 	}
-	tmp, err := programTemp(job.Out)
+	mods, err := modules.Read(job.Src, ".ll", ".bc", ".ptx")
+	if err != nil {
+		return job.fail(nil, "", err)
+	}
+	tmp, err := modules.Temp(job.Out)
 	if err != nil {
 		return job.fail(nil, "", err)
 	}
@@ -231,28 +181,21 @@ func (t Tools) CompileProgram(ctx context.Context, job Job) error {
 		origin = job.Src
 	}
 	files := map[string]string{}
-	for _, e := range entries {
-		name, kind := e.Name(), Kind("")
-		stem := strings.TrimSuffix(name, filepath.Ext(name))
-		if k, err := KindOf(name); err == nil && (k == KindLLVM || k == KindPTX) {
-			kind = k
-		}
-		if kind == "" || strings.HasPrefix(name, ".") {
-			return job.fail(nil, "", fmt.Errorf("%s: not a module of the program (NAME.ll, NAME.bc or NAME.ptx)", filepath.Join(job.Src, name)))
+	for _, m := range mods {
+		kind, err := KindOf(m.Path)
+		if err != nil {
+			return job.fail(nil, "", err)
 		}
 		mjob := job
-		mjob.Src, mjob.Kind, mjob.Link = filepath.Join(job.Src, name), kind, nil
-		mjob.Origin = origin + " (gpu.module @" + stem + ")"
-		mjob.Out = filepath.Join(tmp, stem+ext)
+		mjob.Src, mjob.Kind, mjob.Link = m.Path, kind, nil
+		mjob.Origin = origin + " (gpu.module @" + m.Name + ")"
+		mjob.Out = filepath.Join(tmp, m.Name+ext)
 		if err := t.Compile(ctx, mjob); err != nil {
 			return err
 		}
-		files[stem+ext] = mjob.Out
+		files[m.Name+ext] = mjob.Out
 	}
-	if len(files) == 0 {
-		return job.fail(nil, "", fmt.Errorf("%s holds no module", job.Src))
-	}
-	if err := moveInto(job.Out, files); err != nil {
+	if err := modules.Place(job.Out, files); err != nil {
 		return job.fail(nil, "", err)
 	}
 	return nil
