@@ -38,6 +38,9 @@ echo "/dev: $(stat -f -c %T /dev), $(ls /dev | wc -l) entries"
 step "Starlark is buildifier-clean (format and lint)"
 git ls-files '*.bzl' '*.bazel' WORKSPACE MODULE.bazel ':!third_party/go_repositories.bzl' | xargs go tool buildifier -mode=check -lint=warn
 
+step "the README's and docs' relative links resolve"
+tests/doclinks.py
+
 step "BUILD files and go_repositories.bzl are in sync with the sources and go.mod (gazelle)"
 bazel run //:gazelle -- -mode=diff
 saved=$(mktemp -d)
