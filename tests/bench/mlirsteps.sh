@@ -24,7 +24,8 @@
 #     ptxas's and gpubuild's start-ups; against Bazel's server's own CPU in its 20-kernel build
 #     (beside its actions' processes' and MLIR's pipeline's over the same 20 kernels): the floor of
 #     per-chip actions with every tool resident.
-# Prints Markdown (docs/benchmarks.md keeps it). Runs inside the build environment:
+# Prints Markdown (docs/benchmarks.md keeps the latest floor; the earlier tables are in
+# docs/benchmarks-history.md, steps 3, 6, 7 and 10). Runs inside the build environment:
 #   env/env.sh run tests/bench/mlirsteps.sh
 set -uo pipefail
 kernels=${1:-5} terms=${2:-1500}

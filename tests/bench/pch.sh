@@ -17,7 +17,7 @@
 #     hermetic toolkit's headers) at different absolute paths; the same without clang's validation
 #     of the PCH's input files; and the same with every path clang sees under a fixed virtual root
 #     (-ivfsoverlay): are two directories' PCHs the same bytes, and is a moved one accepted?
-# Prints Markdown (docs/benchmarks.md keeps it). Runs inside the build environment:
+# Prints Markdown (docs/benchmarks-history.md keeps it: step 8). Runs inside the build environment:
 #   env/env.sh run tests/bench/pch.sh
 set -uo pipefail
 # shellcheck source=tests/bench/cputime.sh

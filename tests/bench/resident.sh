@@ -9,7 +9,7 @@
 #   - that the resident process writes byte-identical PTX for every pair (else it fails): the
 #     same work, so the difference is what starting clang costs.
 # Kernels: genkernels, TERMS terms (default 1500), KERNELS of them (default 5). Prints Markdown
-# (docs/benchmarks.md keeps it). Runs inside the build environment:
+# (docs/benchmarks-history.md keeps it: step 4). Runs inside the build environment:
 #   env/env.sh run tests/bench/resident.sh
 set -uo pipefail
 # shellcheck source=tests/bench/cputime.sh

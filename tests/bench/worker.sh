@@ -4,7 +4,7 @@
 # (--@rules_gpu//gpu:worker --worker_sandboxing, docs/workers.md), interleaved, ROUNDS each (default
 # 3): wall time, and the spawns by runner from the execution log. Every round edits every kernel, so
 # every GPU action runs again; the helper is built first, outside the clock. Prints Markdown
-# (docs/benchmarks.md keeps it). Runs inside the build environment:
+# (docs/benchmarks-history.md keeps it: step 5). Runs inside the build environment:
 #   env/env.sh run tests/bench/worker.sh
 set -uo pipefail
 rounds=${1:-3} terms=${2:-1500}

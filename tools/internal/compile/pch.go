@@ -3,7 +3,7 @@ package compile
 // A CUDA C++ source's device compile with clang first parses the headers that clang's driver
 // includes into every CUDA source (__clang_cuda_runtime_wrapper.h: the toolkit's runtime and math
 // headers, libstdc++'s <cmath> and more), about 270 ms of CPU per (source, chip) whatever the
-// source (docs/benchmarks.md, step 8). A precompiled header (PCH) of them, made once per chip and
+// source (docs/benchmarks-history.md, step 8). A precompiled header (PCH) of them, made once per chip and
 // set of language options (FormatPCH), is loaded instead.
 //
 // One PCH serves every action with those options, in any sandbox and from a remote cache, because
