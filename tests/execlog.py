@@ -5,8 +5,9 @@ Bazel's action cache found up to date are not in the log; those it ran, or fetch
 remote cache (the same action, already run elsewhere), are.
 
   count LOG MNEMONIC   how many spawns of MNEMONIC the build had (run or fetched)
-  remote LOG           per mnemonic, how many spawns were remote cache hits and how many ran; exits
-                       1, listing them, when any spawn was not a remote cache hit
+  remote LOG [RE]      per mnemonic, how many spawns were remote cache hits and how many ran; exits
+                       1, listing them, when any spawn (of the mnemonics that RE matches; default:
+                       all) was not a remote cache hit
   runners LOG          how many spawns each runner ran, by mnemonic: "N RUNNER MNEMONIC" (runners:
                        remote, remote cache hit, linux-sandbox, local, ...)
   platform LOG         each spawn's execution platform properties (what a remote executor routes
@@ -50,15 +51,16 @@ def count(log, mnemonic):
     return 0
 
 
-def remote(log):
-    hits, ran, misses = collections.Counter(), collections.Counter(), []
+def remote(log, mnemonics=".*"):
+    hits, ran, misses, must = collections.Counter(), collections.Counter(), [], re.compile(mnemonics)
     for s in spawns(log):
         m = s.get("mnemonic", "?")
         if s.get("runner") == "remote cache hit":
             hits[m] += 1
         else:
             ran[m] += 1
-            misses.append("%s %s %s" % (m, s.get("targetLabel", "?"), " ".join(s.get("listedOutputs", [])[:1])))
+            if must.fullmatch(m):
+                misses.append("%s %s %s" % (m, s.get("targetLabel", "?"), " ".join(s.get("listedOutputs", [])[:1])))
     for m in sorted(set(hits) | set(ran)):
         print("%-24s %4d remote cache hits, %d run" % (m, hits[m], ran[m]))
     if misses:

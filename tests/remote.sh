@@ -14,7 +14,10 @@
 #        downloaded with --remote_download_all, hashed against them);
 # three  the same with --remote_download_minimal;
 # four   builds generated and hermetic with --remote_executor (buildbox-casd, fresh): every action
-#        runs remotely, in a directory staged from its declared inputs only, with one's outputs.
+#        runs remotely, in a directory staged from its declared inputs only, with one's outputs;
+# cli    changes code that only the user's CLI (gpubuild) and the test runtime (filecheck) run: one,
+#        built again, re-runs no GPU action, and a copy with the change, from clean, takes every GPU
+#        action from the cache; a change to the action helper (gpubuilder) re-runs them.
 # The hermetic repository's rules_gpu actions must name no absolute path of the machine in their
 # command lines, environments or inputs (tests/execlog.py abspaths): a key any machine computes
 # alike. Runs inside the build environment (tests/test.sh calls it).
@@ -47,11 +50,13 @@ snapshot "$src" || { echo "remote.sh: cannot copy the checkout to $src" >&2; exi
 hermetic_archives "$src/tests/integration/hermetic" "$base/archives" "$lines" "$version"
 
 # build COPY PATH "NAME..." FLAG...: copies $src to PATH, then builds the repositories NAME... there
-# under the output root $base/output-COPY with FLAGs; each build writes $base/COPY.NAME.json.
+# under the output root $base/output-COPY with FLAGs; each build writes $base/COPY.NAME.json. With
+# prepare=FUNCTION set, FUNCTION PATH edits the copy first.
 build() {
   local copy=$1 co=$2 names=$3 name out
   shift 3
   mkdir -p "$co" && cp -a "$src/." "$co" || { bad "$copy" "cannot copy the checkout to $co"; return 1; }
+  [ -z "${prepare:-}" ] || "$prepare" "$co" || { bad "$copy" "$prepare $co failed"; return 1; }
   root=$base/output-$copy
   for name in $names; do
     ws=$co/${dirs[$name]}
@@ -120,6 +125,53 @@ if [ -s "$base/clean.examples.json" ]; then
     bad clean/reproducible "only $n GPU artifacts compared; the examples have more than 100"
   else
     ok "clean/reproducible ($n GPU artifacts byte-identical between two clean builds at different paths and output roots)"
+  fi
+fi
+
+# The GPU actions run the action helper (gpubuilder), which holds only the verbs actions run: a change
+# to code that only the user's CLI (gpubuild: migrate, chips, ...) or the test runtime (filecheck)
+# runs leaves every GPU action's key as it was.
+# cli_change DIR: such a change, in the checkout DIR: a message of migrate's, of filecheck's, and
+# the CLI's own usage.
+cli_change() {
+  perl -pi -e 's/written on the %s migrated/written on the %s migrated (changed)/' "$1/tools/internal/migrate/migrate.go" &&
+    perl -pi -e 's/"scanning from here"/"scanning from here (changed)"/' "$1/tools/internal/filecheck/filecheck.go" &&
+    perl -pi -e 's/(Name: "migrate", Summary: ")/$1(changed) /' "$1/tools/cmd/gpubuild/main.go" &&
+    [ "$(grep -c '(changed)' "$1/tools/internal/migrate/migrate.go" "$1/tools/internal/filecheck/filecheck.go" "$1/tools/cmd/gpubuild/main.go" | grep -c ':1$')" = 3 ]
+}
+if cli_change "$base/one/rules_gpu"; then
+  ws=$base/one/rules_gpu root=$base/output-one
+  if ! out=$(nbazel build --disk_cache= --execution_log_json_file="$base/cli.one.json" //examples/... 2>&1); then
+    bad cli/incremental "the examples do not build after the change: $(tail -20 <<<"$out")"
+  elif ran=$(execlog runners "$base/cli.one.json") && grep -Eq " ($rules_gpu_mnemonics)\$" <<<"$ran"; then
+    bad cli/incremental "a change to the CLI's and filecheck's code re-ran GPU actions:"$'\n'"$(grep -E " ($rules_gpu_mnemonics)\$" <<<"$ran")"
+  elif ! grep -q ' GoCompilePkg$' <<<"$ran"; then
+    bad cli/incremental "the change compiled no Go package: it was not built, and the check finds nothing:"$'\n'"$ran"
+  else
+    ok "cli/incremental (a change to migrate, filecheck and the CLI re-ran $(grep -c . <<<"$ran") kinds of Go action and no GPU action: $(awk '{print $1 " " $NF}' <<<"$ran" | paste -sd, -))"
+  fi
+  # The control: a change to the action helper's code re-runs the GPU actions of what is built.
+  perl -pi -e 's/(join cubins and PTX into one fatbin)/$1 (changed)/' "$base/one/rules_gpu/tools/internal/builder/builder.go"
+  if out=$(nbazel build --disk_cache= --execution_log_json_file="$base/cli.helper.json" //examples/saxpy:saxpy_sm90 2>&1) &&
+    [ "$(executed "$base/cli.helper.json" GpuCompile)" -ge 1 ]; then
+    ok "cli/helper (a change to gpubuilder re-runs the GPU actions: $(executed "$base/cli.helper.json" GpuCompile) GpuCompile of //examples/saxpy:saxpy_sm90)"
+  else
+    bad cli/helper "a change to gpubuilder's code re-ran no GpuCompile: $(tail -5 <<<"$out")"
+  fi
+  nbazel shutdown
+else
+  bad cli "cannot make the change in $base/one/rules_gpu"
+fi
+# From clean elsewhere, with the change: every GPU action a remote cache hit, the same artifacts.
+prepare=cli_change build cli "$base/cli/elsewhere/checkout" "examples" --remote_cache="$cache_grpc"
+if [ -s "$base/cli.examples.json" ]; then
+  if ! table=$(execlog remote "$base/cli.examples.json" "$rules_gpu_mnemonics"); then
+    bad cli/cache "GPU actions missed the cache after a change to the CLI's code:"$'\n'"$table"
+  elif execlog outputs "$base/cli.examples.json" | grep -E "$artifacts" | grep -v '\.runfiles/' | diff -q - "$base/one.artifacts" >/dev/null; then
+    sed 's/^/  /' <<<"$table"
+    ok "cli/cache (after the change, from clean: every GPU action a remote cache hit, $(grep -c . "$base/one.artifacts") GPU artifacts the first copy's)"
+  else
+    bad cli/cache "the artifacts differ from the first copy's"
   fi
 fi
 
