@@ -5,7 +5,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -n "${RULES_GPU_IN_ENV:-}" ] || { echo "run me inside the environment: env/env.sh run $0" >&2; exit 2; }
 
-step() { printf '\n=== %s\n' "$*"; }
+# step NAME: starts a step; each step's wall time is printed at the end (docs/development.md records a run).
+steps=() step_name="" step_start=$SECONDS
+step() {
+  [ -z "$step_name" ] || steps+=("$(printf '%5d s  %s' $((SECONDS - step_start)) "$step_name")")
+  step_name=$1 step_start=$SECONDS
+  printf '\n=== %s\n' "$*"
+}
 
 step "go vet and go test (the fast loop)"
 unformatted=$(gofmt -l $(git ls-files '*.go'))
@@ -86,3 +92,4 @@ step "scenarios: nested Bazel workspaces that use rules_gpu"
 tests/scenarios.sh
 
 step "all tests passed"
+printf 'time per step:\n'; printf '  %s\n' "${steps[@]}"; printf '%7d s  in all\n' "$SECONDS"
