@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"flag"
 	"io"
-	"os"
 	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/chips.md and rules/private/chip_table.bzl from the table")
 
-// checkGenerated fails t when the file at path is not what render writes after header; with -update
-// it rewrites the file instead.
+// checkGenerated checks the file at path against what render writes after header.
 func checkGenerated(t *testing.T, path, header, regenerate string, render func(io.Writer) error) {
 	t.Helper()
 	var b bytes.Buffer
@@ -19,19 +19,7 @@ func checkGenerated(t *testing.T, path, header, regenerate string, render func(i
 	if err := render(&b); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (generate it: %s)", err, regenerate)
-	}
-	if !bytes.Equal(got, b.Bytes()) {
-		t.Errorf("%s is stale: run %s", path, regenerate)
-	}
+	testtool.Generated(t, path, b.Bytes(), *update, regenerate)
 }
 
 // docs/chips.md is generated from the table (WriteMarkdown).

@@ -3,9 +3,10 @@ package kinds
 import (
 	"bytes"
 	"flag"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 var update = flag.Bool("update", false, "rewrite rules/private/kinds_table.bzl from the table")
@@ -98,17 +99,5 @@ func TestStarlarkTable(t *testing.T) {
 	if err := WriteStarlark(&b); err != nil {
 		t.Fatal(err)
 	}
-	if *update {
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (generate it: %s)", err, regenerate)
-	}
-	if !bytes.Equal(got, b.Bytes()) {
-		t.Errorf("%s is stale: run %s", path, regenerate)
-	}
+	testtool.Generated(t, path, b.Bytes(), *update, regenerate)
 }

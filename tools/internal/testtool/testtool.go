@@ -2,10 +2,11 @@
 // (ptxas, cuobjdump, mlir-opt-21, ...): from an environment variable, which Bazel tests set to a
 // runfiles path of the toolchain's tool, or else on PATH, as in the build environment (env/env.sh
 // run go test ./...), a test whose tool is not there being skipped, saying how to get it; and it
-// writes their input files.
+// writes their input files, and checks the files generated from Go tables (Generated).
 package testtool
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,4 +44,24 @@ func WriteFile(t testing.TB, dir, name, text string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// Generated checks a file that is generated from Go (a table rendered as Starlark or Markdown):
+// t fails when the file at path is not want, saying to run regenerate; with update it rewrites
+// the file instead.
+func Generated(t testing.TB, path string, want []byte, update bool, regenerate string) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (generate it: %s)", err, regenerate)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is stale: run %s", path, regenerate)
+	}
 }
