@@ -12,7 +12,7 @@
 # two    must take every action from the cache (its execution log: every spawn a remote cache hit)
 #        and get one's outputs, byte for byte (every output's digest in both logs, and every file,
 #        downloaded with --remote_download_all, hashed against them);
-# three  the same with --remote_download_minimal;
+# three  the examples again from the cache with --remote_download_minimal;
 # four   builds generated and hermetic with --remote_executor (buildbox-casd, fresh): every action
 #        runs remotely, in a directory staged from its declared inputs only, with one's outputs;
 # cli    changes code that only the user's CLI (gpubuild) and the test runtime (filecheck) run: one,
@@ -175,11 +175,11 @@ if [ -s "$base/cli.examples.json" ]; then
   fi
 fi
 
-# fromcache COPY PATH: every spawn of COPY's builds was a remote cache hit, with the first copy's
-# outputs; with files on disk (not --remote_download_minimal), those are checked too.
+# fromcache COPY PATH "NAME...": every spawn of COPY's builds of NAME... was a remote cache hit, with
+# the first copy's outputs; with files on disk (not --remote_download_minimal), those are checked too.
 fromcache() {
-  local copy=$1 co=$2 name log out disk table
-  for name in examples generated hermetic; do
+  local copy=$1 co=$2 names=$3 name log out disk table
+  for name in $names; do
     log=$base/$copy.$name.json
     [ -s "$log" ] || { bad "$copy/$name" "no execution log"; continue; }
     if ! table=$(execlog remote "$log"); then
@@ -199,11 +199,12 @@ fromcache() {
 # Two, elsewhere: everything from the cache, every output downloaded (Bazel 7's default is
 # --remote_download_toplevel: the targets' own files only).
 build two "$base/two/elsewhere/checkout" "examples generated hermetic" --remote_cache="$cache_grpc" --remote_download_all
-fromcache two "$base/two/elsewhere/checkout"
+fromcache two "$base/two/elsewhere/checkout" "examples generated hermetic"
 
-# Three: --remote_download_minimal (outputs stay in the cache unless something here needs them).
-build three "$base/three/x/rules_gpu" "examples generated hermetic" --remote_cache="$cache_grpc" --remote_download_minimal
-fromcache three "$base/three/x/rules_gpu"
+# Three: --remote_download_minimal (outputs stay in the cache unless something here needs them), on
+# the examples, which hold every kind of target (two has shown the other repositories' hits).
+build three "$base/three/x/rules_gpu" "examples" --remote_cache="$cache_grpc" --remote_download_minimal
+fromcache three "$base/three/x/rules_gpu" "examples"
 
 # Four: remote execution. The executor's store starts empty; the helper, its Go toolchain's actions
 # and every GPU action run there.
