@@ -84,6 +84,20 @@ def kind_of(src):
     """The source kind of a File (tools/kinds' table): mlir, llvm, ptx, cuda, or None."""
     return KIND.get(src.extension.lower())
 
+def unlinkable(src):
+    """Why `src` cannot be linked with other sources (tools/kinds' rdc rule for its kind), or None.
+
+    Args:
+      src: the source File.
+
+    Returns:
+      The message of the rule that refuses linking it, or None when it can be linked.
+    """
+    for r in RULES:
+        if r.kind == kind_of(src) and r.rdc and not r.compiler and not r.formats and not r.allowed:
+            return r.message.format(src = src.short_path, format = "")
+    return None
+
 def check_kind(label, src, format, compiler, rdc):
     """Fails the analysis when tools/kinds' table refuses `src` in a module of `format`.
 

@@ -3,13 +3,18 @@
 load("//rules/private:cc.bzl", "CUDA_ATTRS")
 load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:kinds_table.bzl", "EXTENSIONS")
-load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_runs_on", "module_settings")
+load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_runs_on", "module_settings", "unlinkable")
 load("//rules/private:plan.bzl", "plan_module")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 
 def _gpu_module_impl(ctx):
     gctx = gpu_context(ctx)
     srcs = ctx.files.srcs
+    if len(srcs) > 1 and not ctx.attr.rdc:
+        for s in srcs:
+            why = unlinkable(s)
+            if why:
+                fail("%s: srcs holds %d files, but a gpu_module is one translation unit; %s" % (gctx.label, len(srcs), why))
     if len(srcs) != 1 and not ctx.attr.rdc:
         fail("%s: srcs holds %d files, but a gpu_module without rdc is one translation unit: set rdc = True to link them into one module (a __device__ function or variable of one source usable from another), or give each its own gpu_module (or use cuda_library, where each source is its own module)" % (gctx.label, len(srcs)))
     fmt = ctx.attr.format
