@@ -94,7 +94,7 @@ def unlinkable(src):
       The message of the rule that refuses linking it, or None when it can be linked.
     """
     for r in RULES:
-        if r.kind == kind_of(src) and r.rdc and not r.compiler and not r.formats and not r.allowed:
+        if r.kind == kind_of(src) and r.rdc and not r.compiler:
             return r.message.format(src = src.short_path, format = "")
     return None
 

@@ -39,15 +39,6 @@ var kindTable = []kind{
 	{CUDA, "CUDA C++", []string{".cu"}},
 }
 
-// Kinds lists the source kinds in table order.
-func Kinds() []Kind {
-	ks := make([]Kind, len(kindTable))
-	for i, k := range kindTable {
-		ks[i] = k.kind
-	}
-	return ks
-}
-
 // Name is the kind as messages name it ("CUDA C++").
 func (k Kind) Name() string {
 	for _, r := range kindTable {
@@ -56,16 +47,6 @@ func (k Kind) Name() string {
 		}
 	}
 	return string(k)
-}
-
-// Extensions are the kind's file extensions, with the dot.
-func (k Kind) Extensions() []string {
-	for _, r := range kindTable {
-		if r.kind == k {
-			return slices.Clone(r.exts)
-		}
-	}
-	return nil
 }
 
 // Extensions lists every source extension, with the dot, in table order.
@@ -105,9 +86,6 @@ const (
 	Fatbin  Format = "fatbin"  // every chip's cubin and the lowest chip's PTX in one file
 	JIT     Format = "jit"     // PTX only, for the driver to compile
 )
-
-// Formats lists the formats of a module.
-func Formats() []Format { return []Format{Bin, ISA, Offload, Fatbin, JIT} }
 
 // Compiler is the device front end of CUDA C++ sources.
 type Compiler string

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -42,7 +43,7 @@ func Read(dir string, exts ...string) ([]Module, error) {
 	for _, e := range entries {
 		name, ext := e.Name(), filepath.Ext(e.Name())
 		stem := strings.TrimSuffix(name, ext)
-		if strings.HasPrefix(name, ".") || !contains(exts, ext) || e.IsDir() {
+		if strings.HasPrefix(name, ".") || !slices.Contains(exts, ext) || e.IsDir() {
 			return nil, fmt.Errorf("%s: not a module of the program (%s)", filepath.Join(dir, name), describe(exts))
 		}
 		if seen[stem] {
@@ -142,15 +143,6 @@ func Place(dir string, files map[string]string) error {
 		moved = append(moved, to)
 	}
 	return nil
-}
-
-func contains(exts []string, ext string) bool {
-	for _, e := range exts {
-		if e == ext {
-			return true
-		}
-	}
-	return false
 }
 
 // describe names the files exts allow: "NAME.ll, NAME.bc or NAME.ptx".
