@@ -159,25 +159,46 @@ stage_sysroot() {
   stage_mark sysroot "$fp"
 }
 
-# Stubs and the system bazelrc: refreshed on every run, cheap, so edits to env/offline apply.
+# Stubs and the system bazelrc: refreshed on every run, cheap, so edits to env/offline apply. Each is
+# made aside and replaces the old one only when it differs: a run that starts while another one's
+# Bazel reads them (two env.sh runs at once) must not take them away under it.
 stage_bazelrc() {
   mkdir -p "$root/opt/rules_gpu"
-  rm -rf "$root/opt/rules_gpu/stubs.new"
-  cp -r "$here/offline/stubs" "$root/opt/rules_gpu/stubs.new"
-  rm -rf "$root/opt/rules_gpu/stubs"
-  mv "$root/opt/rules_gpu/stubs.new" "$root/opt/rules_gpu/stubs"
-  cp "$here/offline/bazelrc" "$root/etc/bazel.bazelrc"
+  replace_dir "$root/opt/rules_gpu/stubs" cp -r "$here/offline/stubs"
+  replace_file "$root/etc/bazel.bazelrc" cp "$here/offline/bazelrc"
   # Debian's /etc/bazel/bazelrc turns sandbox debugging on after importing ours, and with it
   # linux-sandbox prints its whole mount log for every failing or test action: the user rc comes last.
-  echo 'build --nosandbox_debug' >"$root/root/.bazelrc"
+  replace_file "$root/root/.bazelrc" sh -c 'echo "build --nosandbox_debug" >"$0"'
   # A file registry for the modules that only some workspaces use (an --override_module for them would
   # fail every workspace whose graph lacks them): Debian's packaged copies, by local_path.
-  local reg=$root/opt/rules_gpu/registry
-  rm -rf "$reg"; mkdir -p "$reg/modules/stardoc/0.8.1"
-  echo '{}' >"$reg/bazel_registry.json"
-  echo '{"versions": ["0.8.1"]}' >"$reg/modules/stardoc/metadata.json"
-  cp "$root/usr/share/bazel/tools/stardoc/MODULE.bazel" "$reg/modules/stardoc/0.8.1/MODULE.bazel"
-  echo '{"type": "local_path", "path": "/usr/share/bazel/tools/stardoc"}' >"$reg/modules/stardoc/0.8.1/source.json"
+  replace_dir "$root/opt/rules_gpu/registry" make_registry
+}
+
+# make_registry DIR: the file registry's contents.
+make_registry() {
+  mkdir -p "$1/modules/stardoc/0.8.1"
+  echo '{}' >"$1/bazel_registry.json"
+  echo '{"versions": ["0.8.1"]}' >"$1/modules/stardoc/metadata.json"
+  cp "$root/usr/share/bazel/tools/stardoc/MODULE.bazel" "$1/modules/stardoc/0.8.1/MODULE.bazel"
+  echo '{"type": "local_path", "path": "/usr/share/bazel/tools/stardoc"}' >"$1/modules/stardoc/0.8.1/source.json"
+}
+
+# replace_dir DIR CMD...: CMD... DIR.new makes the directory; it becomes DIR when DIR differs.
+replace_dir() {
+  local dir=$1
+  shift
+  rm -rf "$dir.new"
+  "$@" "$dir.new"
+  if diff -r "$dir.new" "$dir" >/dev/null 2>&1; then rm -rf "$dir.new"; else rm -rf "$dir"; mv "$dir.new" "$dir"; fi
+}
+
+# replace_file FILE CMD...: CMD... FILE.new makes the file; it replaces FILE (atomically) when FILE
+# differs.
+replace_file() {
+  local f=$1
+  shift
+  "$@" "$f.new"
+  if cmp -s "$f.new" "$f"; then rm -f "$f.new"; else mv "$f.new" "$f"; fi
 }
 
 setup() {
