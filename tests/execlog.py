@@ -24,7 +24,7 @@ remote cache (the same action, already run elsewhere), are.
                        can share), of the mnemonics that RE matches (default: all); exits 1,
                        listing each, when any does
 
-Used by tests/userrepo.sh (`executed`, `execlog`), tests/scenarios.sh, tests/remote.sh and the
+Used by tests/userrepo.sh (`executed`, `execlog`), tests/integration/*_test.sh, tests/remote.sh and the
 benchmarks."""
 import collections
 import hashlib

@@ -4,7 +4,8 @@
 # and are stopped at its end. Copies of this checkout, at different paths and each with its own Bazel
 # output root (no disk cache, no action cache in common), build the same repositories:
 #   examples   rules_gpu's own //examples/... (the local CUDA toolkit),
-#   generated  a generated user's repository (genkernels: MLIR and CUDA C++ kernels, local toolkit),
+#   generated  a generated user's repository (tests/integration/generated, with genkernels' MLIR and
+#              CUDA C++ kernels; the local toolkit),
 #   hermetic   the hermetic user's repository (tests/integration/hermetic: pinned toolkit archives).
 # one    builds all three with --remote_cache=bazel-remote and fills the cache;
 # clean  builds the examples from clean without any cache: every GPU artifact (cubin, PTX, bitcode,
@@ -20,14 +21,22 @@
 #        action from the cache; a change to the action helper (gpubuilder) re-runs them.
 # The hermetic repository's rules_gpu actions must name no absolute path of the machine in their
 # command lines, environments or inputs (tests/execlog.py abspaths): a key any machine computes
-# alike. Runs inside the build environment (tests/test.sh calls it).
+# alike. A Bazel test, //tests:remote_test (tests/nested_bazel_test.bzl: the checkout's files it copies
+# are its runfiles; its directories are in the outer Bazel's output base); or by hand inside the build
+# environment: env/env.sh run tests/remote.sh (the checkout's files, ~/.cache/rules_gpu_remote).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/userrepo.sh
 . "$here/userrepo.sh"
 # shellcheck source=tests/servers.sh
 . "$here/servers.sh"
-base=${REMOTE_ROOT:-$HOME/.cache/rules_gpu_remote}
+if [ -n "${TEST_SRCDIR:-}" ]; then
+  base=$(nested_base)/remote || exit 1
+  genkernels=$PWD/$GENKERNELS
+else
+  base=${REMOTE_ROOT:-$HOME/.cache/rules_gpu_remote}
+  genkernels="go run ./tests/bench/genkernels"
+fi
 rm -rf "$base" && mkdir -p "$base" || exit 1
 passed=0 failed=0 times=()
 ok() { echo "PASS $1"; passed=$((passed + 1)); }
@@ -38,14 +47,14 @@ lines=$("$here/integration/hermetic/make_archives.sh" "$base/archives") || { ech
 version=$(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
 
 # The repositories of a copy: NAME DIRECTORY (in the copy) TARGETS.
-declare -A dirs=([examples]=. [generated]=tests/bench/workspace [hermetic]=tests/integration/hermetic)
+declare -A dirs=([examples]=. [generated]=tests/integration/generated [hermetic]=tests/integration/hermetic)
 declare -A targets=([examples]=//examples/... [generated]=//... [hermetic]=//...)
 
 # The checkout as every copy has it: this one's files, the generated kernels, the hermetic
 # repository's archive pins. Taken once, so that an edit while this runs cannot tell the copies apart.
 src=$base/src
 snapshot "$src" || { echo "remote.sh: cannot copy the checkout to $src" >&2; exit 1; }
-(cd "$src" && go run ./tests/bench/genkernels -n 3 -terms 40 -lang both -chips sm_80,sm_90 -out "$src/tests/bench/workspace") >/dev/null ||
+(cd "$src" && $genkernels -n 3 -terms 40 -lang both -chips sm_80,sm_90 -out "$src/tests/integration/generated") >/dev/null ||
   { echo "remote.sh: genkernels failed" >&2; exit 1; }
 hermetic_archives "$src/tests/integration/hermetic" "$base/archives" "$lines" "$version"
 

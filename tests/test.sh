@@ -13,12 +13,12 @@ step() {
   printf '\n=== %s\n' "$*"
 }
 
-step "go vet and go test (the fast loop)"
+step "gofmt and go vet (the Go tests run as Bazel tests: bazel test //...)"
 unformatted=$(gofmt -l $(git ls-files '*.go'))
 [ -z "$unformatted" ] || { echo "FAIL: not gofmt-formatted (run gofmt -w on them):" >&2; echo "$unformatted" >&2; exit 1; }
 go vet ./...
-go test ./...
-# tests/remote: the test servers' own module (bazel-remote's dependencies stay out of go.mod).
+# tests/remote: the test servers' own module (bazel-remote's dependencies stay out of go.mod), not
+# built by Bazel.
 (cd tests/remote && go vet ./... && go test ./...)
 
 step "fuzz the fatbin reader and the MLIR attach step for a bounded time"
@@ -58,11 +58,31 @@ if ! diff -u "$saved/WORKSPACE" WORKSPACE || ! diff -u "$saved/go_repositories.b
   exit 1
 fi
 
-step "bazel test //... (bzlmod; every action in linux-sandbox, without network)"
-bazel test --spawn_strategy=linux-sandbox --sandbox_default_allow_network=false //...
+step "the nested-Bazel tests' inputs: every file of the module, every users' repository package"
+# //tests:module_files is what the nested-Bazel tests copy as their users' rules_gpu: a file missing there
+# would be missing in every user's repository they build.
+module_dirs=(cuda gazelle gpu rules third_party toolchain tools)
+missing=$(comm -23 <(git ls-files "${module_dirs[@]}" | sort) \
+  <(bazel query 'kind("source file", deps(//tests:module_files))' --output=label 2>/dev/null | sed 's|^//:||; s|^//||; s|:|/|' | sort))
+[ -z "$missing" ] || { echo "FAIL: files of the module not in //tests:module_files (add an all_files filegroup to their package and list it there):" >&2; echo "$missing" >&2; exit 1; }
+# Every package of a users' repository is in --deleted_packages (.bazelrc), so that
+# //tests/integration globs its files; otherwise this repository would try to build it.
+listed=$(sed -n 's/^common --deleted_packages=//p' .bazelrc | tr ',' '\n' | sort)
+found=$(git ls-files 'tests/integration/*/BUILD.bazel' 'tests/integration/*/**/BUILD.bazel' | xargs -n1 dirname | sort -u)
+[ "$listed" = "$found" ] || { echo "FAIL: .bazelrc's --deleted_packages is not the users' repositories' packages:" >&2; diff <(echo "$listed") <(echo "$found") >&2; exit 1; }
+echo "$(git ls-files "${module_dirs[@]}" | wc -l) module files, all in //tests:module_files; $(grep -c . <<<"$found") users' repository packages, all deleted"
 
-step "bazel test //... (WORKSPACE mode)"
-bazel test --config=workspace //...
+step "bazel test //... (bzlmod; every action in linux-sandbox, without network; the nested-Bazel tests, tagged local, outside it)"
+# The nested-Bazel tests (tests/integration, //tests:remote_test) run a Bazel of their own with its
+# output root outside any sandbox; their results are cached, as every test's.
+bazel test --spawn_strategy=linux-sandbox --strategy=TestRunner=linux-sandbox,local --sandbox_default_allow_network=false //...
+
+step "bazel test //... (WORKSPACE mode, in an output base of its own)"
+# Its own output base, so that neither mode's outputs replace the other's and a second run of this
+# command finds both cached. The nested-Bazel tests are bzlmod users' repositories (.bazelrc).
+workspace_base="$(bazel info output_base)-workspace"
+bazel --output_base="$workspace_base" test --config=workspace //...
+bazel --output_base="$workspace_base" shutdown
 
 step "the seed artifact is refused at build time for an sm_90 runner"
 if out=$(bazel build //examples/seed:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1); then
@@ -84,12 +104,6 @@ if out=$(bazel build //examples/mlir:seed_bin --@rules_gpu//gpu:runners=sm_90 --
 fi
 grep -F "seed_bin_modules/fatbin/main_kernel.fatbin on sm_90 (driver 13.0): does not load on sm_90" <<<"$out" && grep -F "fix: add sm_90 to the chips" <<<"$out" ||
   { echo "FAIL: the refusal does not say why and what to change:" >&2; tail -20 <<<"$out" >&2; exit 1; }
-
-step "reproducible and shared: clean builds at different paths give the same bytes; a real remote cache serves copies elsewhere every action; a real remote executor runs them (servers started and stopped here)"
-tests/remote.sh
-
-step "scenarios: nested Bazel workspaces that use rules_gpu"
-tests/scenarios.sh
 
 step "all tests passed"
 printf 'time per step:\n'; printf '  %s\n' "${steps[@]}"; printf '%7d s  in all\n' "$SECONDS"

@@ -1,10 +1,15 @@
 # userrepo.sh — sourced, not run: the one set-up of a user's repository that depends on this checkout
-# of rules_gpu and is built by a nested Bazel (tests/scenarios.sh, tests/bench/scale.sh,
-# tests/bench/bench.sh; tests/remote.sh uses its snapshot).
+# of rules_gpu and is built by a nested Bazel (the nested-Bazel tests: tests/integration/*_test.sh and
+# tests/remote.sh; the benchmarks: tests/bench/scale.sh, bench.sh, ...).
 #
-#   snapshot DEST          copies this checkout's files to DEST, replacing it
-#   user_checkout ROOT     snapshot into ROOT/rules_gpu; sets root=ROOT (the nested Bazel's output
-#                          root) and repo=ROOT/rules_gpu
+#   snapshot DEST          copies this checkout's files to DEST, replacing it (in a Bazel test: the
+#                          test's runfiles, which hold the files it declares)
+#   nested_base            in a Bazel test (tests/nested_bazel_test.bzl): prints the directory that
+#                          holds the nested Bazels' output root and copies, in the outer Bazel's output
+#                          base, so that they outlast the test and go with its `bazel clean --expunge`
+#   user_checkout ROOT [DIR]
+#                          snapshot into DIR/rules_gpu (DIR defaults to ROOT); sets root=ROOT (the
+#                          nested Bazel's output root) and repo=DIR/rules_gpu
 #   user_repo DIR [LINE..] the user's repository DIR (one of the snapshot's: tests/integration/CASE,
 #                          tests/bench/workspace), used in place; sets ws=DIR and writes its .bazelrc,
 #                          with LINEs added
@@ -28,15 +33,29 @@ userrepo_tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # snapshot DEST: this checkout's files (tracked, and new ones not ignored: what a clean checkout of the
 # change has; a file deleted but not yet staged is left out) copied to DEST.
+# In a Bazel test, the files the test declares (its runfiles, links followed).
 snapshot() {
   local dest=${1:?usage: snapshot DEST}
   rm -rf "$dest" && mkdir -p "$dest" || return 1
+  if [ -n "${TEST_SRCDIR:-}" ]; then
+    cp -RL "$TEST_SRCDIR/${TEST_WORKSPACE:-_main}/." "$dest"
+    return
+  fi
   (cd "$userrepo_tests/.." && git ls-files -z --cached --others --exclude-standard |
     xargs -0 tar --ignore-failed-read -cf - 2>/dev/null) | tar -C "$dest" -xf -
 }
 
+nested_base() {
+  # A test that runs outside the sandbox (tagged local) has its TEST_TMPDIR in the execution root,
+  # OUTPUT_BASE/execroot/WORKSPACE/_tmp/...; the sandbox would give it one of its own.
+  local base=${TEST_TMPDIR%%/execroot/*}
+  [ -n "${TEST_TMPDIR:-}" ] && [ "$base" != "$TEST_TMPDIR" ] ||
+    { echo "userrepo.sh: not a local Bazel test (TEST_TMPDIR=${TEST_TMPDIR:-}); nested_bazel_test tags it local" >&2; return 1; }
+  echo "$base/rules_gpu_nested"
+}
+
 user_checkout() {
-  root=${1:?usage: user_checkout ROOT} repo=$1/rules_gpu
+  root=${1:?usage: user_checkout ROOT [DIR]} repo=${2:-$1}/rules_gpu
   snapshot "$repo" || { echo "userrepo.sh: cannot copy the checkout to $repo" >&2; return 1; }
 }
 
@@ -48,7 +67,12 @@ user_repo() {
   printf '%s\n' 'common --noenable_workspace' 'common --lockfile_mode=off' "$@" >"$ws/.bazelrc"
 }
 
-nbazel() { (cd "$ws" && bazel --output_user_root="$root" "$@"); }
+# In a Bazel test, the nested Bazel gets none of the test's own variables (TEST_TMPDIR would become
+# its output root, RUNFILES_* would point its tools at the test's runfiles).
+nbazel() {
+  (cd "$ws" && unset TEST_TMPDIR TEST_SRCDIR TEST_WORKSPACE TEST_TARGET RUNFILES_DIR RUNFILES_MANIFEST_FILE JAVA_RUNFILES &&
+    bazel --output_user_root="$root" "$@")
+}
 
 user_gpubuild() {
   local dest=${1:?usage: user_gpubuild DEST} out f

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# migrate_test.sh — a repository written for rules_cuda (tests/integration/migrate, with the archs flag in its
+# .bazelrc) is moved by gpubuild migrate: the dry run writes nothing, the run translates everything
+# (exit 0), a second run changes nothing; then the repository builds and tests with rules_gpu, and the
+# migrated saxpy's fatbin holds the images nvcc makes for the same archs (what rules_cuda's build ran).
+# A nested_bazel_test (tests/integration/BUILD.bazel); tests/integration/scenario.sh has the set-up.
+set -uo pipefail
+# shellcheck source=tests/integration/scenario.sh
+. "$(dirname "$0")/scenario.sh"
+scenario migrate
+
+scenario_migrate() {
+  workspace migrate
+  local g=$scratch/gpubuild-migrate archs=compute_80:compute_80,sm_80,sm_86 before after
+  user_gpubuild "$g" || { bad migrate/helper "gpubuild does not build"; return; }
+  echo "build --@rules_cuda//cuda:archs=$archs" >>"$ws/.bazelrc"
+  before=$(cd "$ws" && find . -name 'bazel-*' -prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
+  local rc
+  out=$("$g" migrate --dry-run "$ws" 2>&1); rc=$?
+  after=$(cd "$ws" && find . -name 'bazel-*' -prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
+  if [ $rc -ne 0 ] || [ "$before" != "$after" ]; then bad migrate/dry_run "exit status $rc, or files changed: $out"; else
+    expect migrate/dry_run "$out" '+load("@rules_gpu//rules:defs.bzl", "cuda_library", "gpu_cc_test")' "+build --@rules_gpu//gpu:chips=sm_80,sm_86" "dry run: 2 files would change, nothing written"
+  fi
+  if ! out=$("$g" migrate "$ws" 2>&1); then bad migrate/run "exit status $?: $out"; else
+    expect migrate/run "$out" "wrote .bazelrc" "wrote kernels/BUILD.bazel" "cuda_objects became part of //kernels:poly" "cuda_test became cuda_library //kernels:saxpy_test_lib"
+  fi
+  out=$("$g" migrate "$ws" 2>&1)
+  if [ $? -ne 0 ]; then bad migrate/again "exit status: $out"; else expect migrate/again "$out" "nothing to change"; fi
+  out=$(nbazel test --test_tag_filters=-gpu //... 2>&1)
+  if [ $? -ne 0 ]; then bad migrate/test "the migrated repository does not build and test: $(tail -20 <<<"$out")"; return; fi
+  expect migrate/test "$out" "//kernels:saxpy_test_runner_abi" "1 test passes"
+  # An rdc library links every object (alwayslink): its fatbin's registration waits for each source's
+  # host object, and poly_eval.cu's is referenced by nothing (without it, on the H200: "invalid
+  # device function" and a crash at exit).
+  out=$(nbazel cquery //kernels:poly --output=starlark --starlark:expr='[(l.static_library or l.pic_static_library).basename + " alwayslink=" + str(l.alwayslink) for i in providers(target)["CcInfo"].linking_context.linker_inputs.to_list() for l in i.libraries if (l.static_library or l.pic_static_library) and i.owner == target.label]' 2>&1)
+  expect migrate/rdc_alwayslink "$out" 'alwayslink=True'
+  out=$(nbazel build //kernels:saxpy --output_groups=+fatbins 2>&1) || { bad migrate/artifact "the build fails: $(tail -20 <<<"$out")"; return; }
+  nvcc -fatbin -O3 -gencode "arch=compute_80,code=[compute_80,sm_80,sm_86]" -I"$ws" -I"$ws/common" -o "$scratch/saxpy.nvcc.fatbin" "$ws/kernels/saxpy.cu" ||
+    { bad migrate/artifact "nvcc fails on kernels/saxpy.cu"; return; }
+  images() { "$g" inspect --json "$1" | grep -o '"kind":"[a-z]*","arch":"[a-z_0-9]*"' | sort | tr '\n' ' '; }
+  local ours theirs
+  ours=$(images "$ws/bazel-bin/kernels/saxpy_cu/saxpy.fatbin") theirs=$(images "$scratch/saxpy.nvcc.fatbin")
+  if [ -n "$ours" ] && [ "$ours" = "$theirs" ]; then ok "migrate/artifact (the same images as nvcc -gencode arch=compute_80,code=[compute_80,sm_80,sm_86]: $ours)"; else
+    bad migrate/artifact "rules_gpu's fatbin holds [$ours], nvcc's for $archs [$theirs]"
+  fi
+}
+
+scenario_migrate
+scenario_end
