@@ -259,76 +259,117 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 	}
 	defer os.RemoveAll(tmp)
 
-	cur := job.Src
-	step := func(name string) string { return filepath.Join(tmp, name) }
 	if job.Format == FormatPCH {
 		return t.makePCH(ctx, job, ptx, tmp)
 	}
+	w := work(tmp)
+	front, err := t.front(ctx, job, ptx, w)
+	if err != nil {
+		return err
+	}
+	return t.backEnd(ctx, job, ptx, front, w)
+}
+
+// work is a job's temporary directory, where its stages write their files.
+type work string
+
+// file is the path of the stage's file named name.
+func (w work) file(name string) string { return filepath.Join(string(w), name) }
+
+// stage is what a front end hands the back end: a file of LLVM IR (text or bitcode) or of PTX;
+// done when it is the job's artifact already.
+type stage struct {
+	path string
+	ir   bool
+	done bool
+}
+
+// front takes the job's source to the common back end (LLVM IR or PTX), or straight to the job's
+// artifact, by its kind's front end. Which formats and compilers each kind may have, tools/kinds'
+// table says (Compile checks it first).
+func (t Tools) front(ctx context.Context, job Job, ptx chip.PTX, w work) (stage, error) {
 	switch job.Kind {
 	case KindMLIR:
-		if cur, err = t.mlirToLLVM(ctx, job, cur, step); err != nil {
-			return err
-		}
+		return t.mlirFront(ctx, job, w)
 	case KindCUDA:
-		if job.Compiler == CompilerNVCC {
-			next := step("k.ptx")
-			if err := t.nvcc(ctx, job, cur, next); err != nil {
-				return err
-			}
-			cur = next
-		} else if !job.RDC && job.Format != FormatOffload {
-			next := step("k.ptx")
-			if err := t.cudaToPTX(ctx, job, ptx, cur, next, tmp); err != nil {
-				return err
-			}
-			cur = next
-		} else if job.RDC {
-			if cur, err = t.cudaToLLVM(ctx, job, cur, step("cuda.bc")); err != nil {
-				return err
-			}
-			return finish(job, cur) // bitcode, optimised by clang, with no kernel to check for
-		} else if cur, err = t.cudaToLLVM(ctx, job, cur, step("cuda.ll")); err != nil {
-			return err
-		}
+		return t.cudaFront(ctx, job, ptx, w)
 	case KindLLVM:
-		if len(job.Link) > 0 {
-			cur = step("sources.bc")
-			if err := job.exec(ctx, "link sources", append(append([]string{t.LLVMLink, job.Src}, job.Link...), "-o", cur)...); err != nil {
-				return err
-			}
-		}
+		return t.llvmFront(ctx, job, w)
 	}
-	if job.Kind == KindCUDA && filepath.Ext(cur) == ".ptx" { // nvcc's, or clang's own
-		if job.Format == FormatISA {
-			return finish(job, cur)
-		}
-	} else if job.Kind != KindPTX {
-		next := step("k.ptx")
+	return stage{path: job.Src}, nil // PTX, as it is (checkPTXSource has read its ISA and target)
+}
+
+// mlirFront lowers an MLIR source's gpu.module to LLVM IR (mlir.go).
+func (t Tools) mlirFront(ctx context.Context, job Job, w work) (stage, error) {
+	ll, err := t.mlirToLLVM(ctx, job, job.Src, w.file)
+	return stage{path: ll, ir: true}, err
+}
+
+// cudaFront compiles the device side of a CUDA C++ source: with nvcc, or clang for PTX, to PTX; as
+// relocatable device code, to the job's LLVM bitcode itself (optimised by clang, with no kernel to
+// check for: a source may hold only __device__ functions); for an offload artifact, to LLVM IR.
+func (t Tools) cudaFront(ctx context.Context, job Job, ptx chip.PTX, w work) (stage, error) {
+	switch {
+	case job.Compiler == CompilerNVCC:
+		out := w.file("k.ptx")
+		return stage{path: out}, t.nvcc(ctx, job, job.Src, out)
+	case job.RDC:
+		bc, err := t.cudaToLLVM(ctx, job, job.Src, w.file("cuda.bc"))
+		return stage{path: bc, done: true}, err
+	case job.Format != FormatOffload:
+		out := w.file("k.ptx")
+		return stage{path: out}, t.cudaToPTX(ctx, job, ptx, job.Src, out, string(w))
+	}
+	ll, err := t.cudaToLLVM(ctx, job, job.Src, w.file("cuda.ll"))
+	return stage{path: ll, ir: true}, err
+}
+
+// llvmFront takes an LLVM IR source as it is, or linked with the job's other modules (Link) into
+// one.
+func (t Tools) llvmFront(ctx context.Context, job Job, w work) (stage, error) {
+	if len(job.Link) == 0 {
+		return stage{path: job.Src, ir: true}, nil
+	}
+	out := w.file("sources.bc")
+	return stage{path: out, ir: true}, job.exec(ctx, "link sources", append(append([]string{t.LLVMLink, job.Src}, job.Link...), "-o", out)...)
+}
+
+// backEnd takes LLVM IR to PTX (in one clang process, or through opt and llc: irToPTXInOne), or to
+// optimised bitcode for an offload artifact, and PTX to a cubin with ptxas, stopping at the job's
+// format.
+func (t Tools) backEnd(ctx context.Context, job Job, ptx chip.PTX, s stage, w work) error {
+	if s.done {
+		return finish(job, s.path)
+	}
+	cur := s.path
+	if s.ir {
+		next := w.file("k.ptx")
 		if t.irToPTXInOne(job) {
-			if err := t.irToPTX(ctx, job, ptx, cur, next, step); err != nil {
+			if err := t.irToPTX(ctx, job, ptx, cur, next, w.file); err != nil {
 				return err
 			}
 		} else {
-			if cur, err = t.optimise(ctx, job, cur, step); err != nil {
+			opt, err := t.optimise(ctx, job, cur, w.file)
+			if err != nil {
 				return err
 			}
 			if job.Format == FormatOffload {
-				return finish(job, cur)
+				return finish(job, opt)
 			}
-			if err := t.llc(ctx, job, ptx, cur, next); err != nil {
+			if err := t.llc(ctx, job, ptx, opt, next); err != nil {
 				return err
 			}
 		}
 		cur = next
-		if job.Format == FormatISA {
-			return finish(job, cur)
-		}
 	}
-	next := step("k.cubin")
-	if err := t.ptxas(ctx, job, cur, next); err != nil {
+	if job.Format == FormatISA {
+		return finish(job, cur)
+	}
+	cubin := w.file("k.cubin")
+	if err := t.ptxas(ctx, job, cur, cubin); err != nil {
 		return err
 	}
-	return finish(job, next)
+	return finish(job, cubin)
 }
 
 // lower writes an MLIR source's device code as LLVM IR (FormatLLVM), for any chip.
