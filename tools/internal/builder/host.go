@@ -8,7 +8,7 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
-	"github.com/rulesgpu/rules_gpu/tools/internal/cudahost"
+	"github.com/rulesgpu/rules_gpu/tools/internal/host"
 	programs "github.com/rulesgpu/rules_gpu/tools/internal/modules"
 )
 
@@ -77,7 +77,7 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 		return c.UsageError("%s: the source is CUDA C++ (.cu)", srcs[0])
 	}
 	tools = h.discover(o.Target, tools) // by hand: find what the flags do not name
-	return cudahost.Compile(ctx, tools, cudahost.Job{Target: o.Target, Src: srcs[0], Out: o.Out, Stdout: env.Stdout, Fatbin: *fatbin, RDC: *rdc,
+	return host.CUDA(ctx, tools, host.CUDAJob{Target: o.Target, Src: srcs[0], Out: o.Out, Stdout: env.Stdout, Fatbin: *fatbin, RDC: *rdc,
 		O: *opt, ClangOptions: clangOpts, HostOptions: hostOpts})
 }
 
@@ -107,5 +107,5 @@ func (h helper) hostMLIR(ctx context.Context, c *cmdline.Command, o cmdline.Comm
 		}
 	}
 	tools = h.discover(o.Target, tools)
-	return tools.Host(ctx, compile.HostJob{Target: o.Target, Src: src, Binaries: binaries, Chip: chipName, O: opt, Out: o.Out})
+	return host.MLIR(ctx, tools, host.MLIRJob{Target: o.Target, Src: src, Binaries: binaries, Chip: chipName, O: opt, Out: o.Out})
 }

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
-	"github.com/rulesgpu/rules_gpu/tools/internal/cudahost"
+	"github.com/rulesgpu/rules_gpu/tools/internal/host"
 )
 
 const registerUsage = `usage: gpubuild register --fatbin FATBIN -o OUT.c OBJECT...
@@ -43,7 +43,7 @@ func runRegister(_ context.Context, env cmdline.Env, args []string) error {
 		return o.Wrap(err)
 	}
 	var b bytes.Buffer
-	if err := cudahost.Register(&b, label, data, objects); err != nil {
+	if err := host.Register(&b, label, data, objects); err != nil {
 		return o.Errorf("%s: %w", *fatbin, err)
 	}
 	return o.Write(env.Stdout, b.Bytes())

@@ -17,7 +17,7 @@ import (
 )
 
 // Error is a failed compilation: which target (when there is one: a Bazel label), file and chip
-// ("the host" for package cudahost's host compilations), the command and what the tool said.
+// ("the host" for package host's compilations), the command and what the tool said.
 type Error struct {
 	Target, Src, Chip string
 	Command           []string

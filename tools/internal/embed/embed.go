@@ -113,7 +113,7 @@ func C(h, c io.Writer, headerPath, symbol string, a Artifact) error {
 
 // CBytes writes data as the elements of a C array's initialiser, 16 a line, each line started by a
 // line break and indented by four spaces: "\n    0x7f, 0x45, ...,". It is the one writer of bytes
-// into C sources (C here, and the CUDA runtime registration of package cudahost).
+// into C sources (C here, and the CUDA runtime registration of package host).
 func CBytes(w io.Writer, data []byte) error {
 	const hex = "0123456789abcdef"
 	line := make([]byte, 0, 5+16*6)

@@ -1,4 +1,4 @@
-package compile
+package host
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
@@ -17,10 +19,10 @@ import (
 // that MLIR's integration tests run (whose device passes find no gpu.module left to serialize).
 const hostPipeline = "--gpu-lower-to-nvvm-pipeline"
 
-// HostJob is the host side of an MLIR program: its source, the artifacts of its modules, and the
+// MLIRJob is the host side of an MLIR program: its source, the artifacts of its modules, and the
 // object file to write.
-type HostJob struct {
-	// Target and Src are as in Job; Src is the program (.mlir).
+type MLIRJob struct {
+	// Target is the Bazel label (or any name) that error messages cite; Src is the program (.mlir).
 	Target, Src string
 	// Binaries maps each gpu.module of the program (outlined gpu.launch regions included) to its
 	// artifact: the fatbin that the program loads at run time.
@@ -33,7 +35,8 @@ type HostJob struct {
 	Out string
 }
 
-// Host builds the host side of an MLIR program into an object file: gpu-kernel-outlining (as the
+// MLIR builds the host side of an MLIR program into an object file with tools.MLIROpt,
+// tools.MLIRTranslate and tools.Llc: gpu-kernel-outlining (as the
 // device side's lowering, so the modules have the same names), each gpu.module replaced by a
 // gpu.binary holding its artifact (mlir.ToBinaries), MLIR's GPU lowering of the host code to
 // calls of the runtime (mgpuModuleLoad, mgpuLaunchKernel, ...), mlir-translate, main given an exit
@@ -43,72 +46,60 @@ type HostJob struct {
 // last call left in a register. A @main that returns nothing is therefore renamed and called by a
 // `int main(int, char **)` that returns 0 (the runtime exits 1 itself on a CUDA error); one that
 // returns i32 is kept, its value the exit status. @main may take (i32, !llvm.ptr): argc and argv.
-func (t Tools) Host(ctx context.Context, hj HostJob) error {
-	job := Job{Target: hj.Target, Src: hj.Src, Kind: KindMLIR, Format: FormatLLVM, Out: hj.Out, missing: t.Missing}
-	fail := func(err error) error {
-		e := job.fail(nil, "", err).(*Error)
-		e.Chip = "the host"
-		return e
+func MLIR(ctx context.Context, tools compile.Tools, job MLIRJob) error {
+	fail := func(cmd []string, stderr string, err error) error {
+		return hostError(job.Target, job.Src, cmd, stderr, err)
 	}
-	for _, n := range [][2]string{{"mlir-opt", t.MLIROpt}, {"mlir-translate", t.MLIRTranslate}, {"llc", t.Llc}} {
-		if !present(n[1]) {
-			return fail(errors.New(t.missing(n[0], n[1])))
-		}
+	if err := need(tools, [2]string{"mlir-opt", tools.MLIROpt}, [2]string{"mlir-translate", tools.MLIRTranslate}, [2]string{"llc", tools.Llc}); err != nil {
+		return fail(nil, "", err)
 	}
-	tmp, err := job.workDir()
+	tmp, err := atomicfile.MkdirTemp(job.Out)
 	if err != nil {
-		return err
+		return fail(nil, "", err)
 	}
 	defer os.RemoveAll(tmp)
 	step := func(name string) string { return filepath.Join(tmp, name) }
-	hostErr := func(err error) error {
-		var e *Error
-		if errors.As(err, &e) {
-			e.Chip = "the host"
-		}
-		return err
-	}
+	exec := func(stage string, cmd ...string) error { return run(ctx, tmp, stage, cmd, fail) }
 
 	outlined := step("outlined.mlir")
-	if err := job.exec(ctx, "outline gpu.launch", t.MLIROpt, "--gpu-kernel-outlining", hj.Src, "-o", outlined); err != nil {
-		return hostErr(err)
+	if err := exec("outline gpu.launch", tools.MLIROpt, "--gpu-kernel-outlining", job.Src, "-o", outlined); err != nil {
+		return err
 	}
 	text, err := os.ReadFile(outlined)
 	if err != nil {
-		return fail(err)
+		return fail(nil, "", err)
 	}
-	withBinaries, err := mlir.ToBinaries(text, fmt.Sprintf("#nvvm.target<chip = %q>", hj.Chip), hj.Binaries)
+	withBinaries, err := mlir.ToBinaries(text, fmt.Sprintf("#nvvm.target<chip = %q>", job.Chip), job.Binaries)
 	if err != nil {
-		return fail(fmt.Errorf("after outlining: %w", err))
+		return fail(nil, "", fmt.Errorf("after outlining: %w", err))
 	}
 	host := step("host.mlir")
 	if err := os.WriteFile(host, withBinaries, 0o644); err != nil {
-		return fail(err)
+		return fail(nil, "", err)
 	}
 	lowered := step("lowered.mlir")
-	if err := job.exec(ctx, "lower the host code", t.MLIROpt, hostPipeline, host, "-o", lowered); err != nil {
-		return hostErr(err)
+	if err := exec("lower the host code", tools.MLIROpt, hostPipeline, host, "-o", lowered); err != nil {
+		return err
 	}
 	ll := step("host.ll")
-	if err := job.exec(ctx, "translate to LLVM IR", t.MLIRTranslate, "--mlir-to-llvmir", lowered, "-o", ll); err != nil {
-		return hostErr(err)
+	if err := exec("translate to LLVM IR", tools.MLIRTranslate, "--mlir-to-llvmir", lowered, "-o", ll); err != nil {
+		return err
 	}
 	ir, err := os.ReadFile(ll)
 	if err != nil {
-		return fail(err)
+		return fail(nil, "", err)
 	}
 	if ir, err = wrapMain(ir); err != nil {
-		return fail(err)
+		return fail(nil, "", err)
 	}
 	if err := os.WriteFile(ll, ir, 0o644); err != nil {
-		return fail(err)
+		return fail(nil, "", err)
 	}
 	obj := step("host.o")
-	if err := job.exec(ctx, "llc", t.Llc, "-filetype=obj", "-relocation-model=pic", "-O"+strconv.Itoa(min(hj.O, 3)), ll, "-o", obj); err != nil {
-		return hostErr(err)
+	if err := exec("llc", tools.Llc, "-filetype=obj", "-relocation-model=pic", "-O"+strconv.Itoa(min(job.O, 3)), ll, "-o", obj); err != nil {
+		return err
 	}
-	job.Format = FormatOffload // finish: no kernel to look for in an object
-	return hostErr(finish(job, obj))
+	return output(obj, job.Out, nil, fail)
 }
 
 // userMain is what a @main that returns nothing is renamed to.

@@ -1,4 +1,4 @@
-package cudahost
+package host
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package cudahost
+package host
 
 import (
 	"bytes"
@@ -25,10 +25,10 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (regenerate: go test ./tools/internal/cudahost -update)", err)
+		t.Fatalf("%v (regenerate: go test ./tools/internal/host -update)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output:\n%s\n(regenerate: go test ./tools/internal/cudahost -update)", path, got)
+		t.Errorf("%s differs from the output:\n%s\n(regenerate: go test ./tools/internal/host -update)", path, got)
 	}
 }
 

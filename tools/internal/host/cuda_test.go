@@ -1,4 +1,4 @@
-package cudahost
+package host
 
 import (
 	"bytes"
@@ -108,7 +108,7 @@ func TestRDCProgram(t *testing.T) {
 		}
 		bitcode = append(bitcode, bc)
 		obj := strings.TrimSuffix(src, ".cu") + ".o"
-		if err := Compile(ctx, tools, Job{Target: "//t:k", Src: src, Out: obj, RDC: true, O: 2}); err != nil {
+		if err := CUDA(ctx, tools, CUDAJob{Target: "//t:k", Src: src, Out: obj, RDC: true, O: 2}); err != nil {
 			t.Fatal(err)
 		}
 		if ids, err := ModuleIDs(obj); err != nil || len(ids) != 1 || !strings.HasPrefix(ids[0], "__nv_") {
@@ -198,7 +198,7 @@ func TestFatbinProgram(t *testing.T) {
 		t.Fatal(err)
 	}
 	obj := filepath.Join(dir, "twice.o")
-	if err := Compile(ctx, tools, Job{Target: "//t:k", Src: src, Out: obj, Fatbin: fbPath, O: 2}); err != nil {
+	if err := CUDA(ctx, tools, CUDAJob{Target: "//t:k", Src: src, Out: obj, Fatbin: fbPath, O: 2}); err != nil {
 		t.Fatal(err)
 	}
 	if ids, err := ModuleIDs(obj); err != nil || len(ids) != 0 {
@@ -231,20 +231,20 @@ func TestHostErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		tools compile.Tools
-		job   Job
+		job   CUDAJob
 		want  []string
 	}{
-		{"syntax error", tools, Job{Src: write("bad.cu", "void f() { int x = ; }\n"), RDC: true},
+		{"syntax error", tools, CUDAJob{Src: write("bad.cu", "void f() { int x = ; }\n"), RDC: true},
 			[]string{"clang: ", "exited with status 1", "command: " + tools.Clang + " -x cuda --cuda-host-only", "expected expression"}},
-		{"missing header", tools, Job{Src: write("uses.cu", "#include \"project/vec.h\"\n__global__ void k() {}\n"), RDC: true},
+		{"missing header", tools, CUDAJob{Src: write("uses.cu", "#include \"project/vec.h\"\n__global__ void k() {}\n"), RDC: true},
 			[]string{"uses.cu:1: #include \"project/vec.h\": no such header", "fix: add the target that provides it to deps"}},
-		{"missing header, by hand", byHand, Job{Src: filepath.Join(dir, "uses.cu"), RDC: true},
+		{"missing header, by hand", byHand, CUDAJob{Src: filepath.Join(dir, "uses.cu"), RDC: true},
 			[]string{"fix: pass the directory that holds it with -I DIR"}},
-		{"no clang", compile.Tools{}, Job{Src: ok, RDC: true}, []string{"no clang configured; the LLVM toolchain"}},
-		{"no clang, by hand", compile.Tools{Missing: byHand.Missing}, Job{Src: ok, RDC: true}, []string{"no clang; pass --clang"}},
-		{"no fatbin", tools, Job{Src: ok, Fatbin: filepath.Join(dir, "missing.fatbin")}, []string{"the source's fatbin: ", "missing.fatbin"}},
-		{"fatbin and RDC", tools, Job{Src: ok, Fatbin: ok, RDC: true}, []string{"give the source's fatbin, or compile it as relocatable device code (RDC), not both or neither"}},
-		{"neither", tools, Job{Src: ok}, []string{"not both or neither"}},
+		{"no clang", compile.Tools{}, CUDAJob{Src: ok, RDC: true}, []string{"no clang configured; the LLVM toolchain"}},
+		{"no clang, by hand", compile.Tools{Missing: byHand.Missing}, CUDAJob{Src: ok, RDC: true}, []string{"no clang; pass --clang"}},
+		{"no fatbin", tools, CUDAJob{Src: ok, Fatbin: filepath.Join(dir, "missing.fatbin")}, []string{"the source's fatbin: ", "missing.fatbin"}},
+		{"fatbin and RDC", tools, CUDAJob{Src: ok, Fatbin: ok, RDC: true}, []string{"give the source's fatbin, or compile it as relocatable device code (RDC), not both or neither"}},
+		{"neither", tools, CUDAJob{Src: ok}, []string{"not both or neither"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			outDir := t.TempDir()
@@ -254,7 +254,7 @@ func TestHostErrors(t *testing.T) {
 			}
 			job := tc.job
 			job.Target, job.Out = "//t:k", out
-			err := Compile(context.Background(), tc.tools, job)
+			err := CUDA(context.Background(), tc.tools, job)
 			if err == nil {
 				t.Fatal("compiled")
 			}
@@ -289,8 +289,8 @@ func TestHostOptions(t *testing.T) {
 	}
 	out := filepath.Join(dir, "k.o")
 	var stdout bytes.Buffer
-	job := Job{Target: "//t:k", Src: src, Out: "-", Stdout: &stdout, RDC: true, ClangOptions: []string{"-I", filepath.Join(dir, "inc"), "-DM=7"}, HostOptions: []string{"-DHOST"}}
-	if err := Compile(context.Background(), tools, job); err != nil {
+	job := CUDAJob{Target: "//t:k", Src: src, Out: "-", Stdout: &stdout, RDC: true, ClangOptions: []string{"-I", filepath.Join(dir, "inc"), "-DM=7"}, HostOptions: []string{"-DHOST"}}
+	if err := CUDA(context.Background(), tools, job); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(out, stdout.Bytes(), 0o644); err != nil {

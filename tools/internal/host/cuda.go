@@ -1,5 +1,9 @@
-// Package cudahost compiles the host side of CUDA C++ sources with clang against a fatbin, and
-// writes the CUDA runtime registration of a device-linked fatbin for relocatable device code.
+// Package host compiles the host side of GPU programs: a CUDA C++ source's host code with clang
+// against its fatbin (CUDA), with the CUDA runtime registration of a device-linked fatbin for
+// relocatable device code (Register, Registration), and an MLIR program's host code around its
+// modules' artifacts (MLIR). Its errors are compile.Errors that name the host as the chip.
+//
+// CUDA C++:
 //
 // A CUDA C++ source's host object launches its kernels through the CUDA runtime, which must know
 // the device code. Without relocatable device code (RDC), each source's device code is its own
@@ -19,7 +23,7 @@
 // source's path as clang was given it ("a.cu", "./a.cu" and "x/a.cu" differ; the content, the
 // macros and the optimisation level do not change it), so two objects have the same id only when
 // they are of the same source path: registering both is refused too.
-package cudahost
+package host
 
 import (
 	"context"
@@ -28,7 +32,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,8 +40,8 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
 )
 
-// Job is the host side of one CUDA C++ source compiled into one object file.
-type Job struct {
+// CUDAJob is the host side of one CUDA C++ source compiled into one object file.
+type CUDAJob struct {
 	// Target is the Bazel label (or any name) that error messages cite.
 	Target string
 	// Src is the CUDA C++ source.
@@ -60,49 +63,45 @@ type Job struct {
 	ClangOptions []string
 	// HostOptions are more clang options of the host compilation only, after ClangOptions.
 	HostOptions []string
-
-	tmp string // the job's temporary directory while it runs: clang's TMPDIR (compile.ToolEnv)
 }
 
 // linkedPrefix starts the name of the function that an RDC host object calls to be registered;
 // its module id follows ("__nv_f8f599332daf4cdc" from clang: "__cudaRegisterLinkedBinary__nv_...").
 const linkedPrefix = "__cudaRegisterLinkedBinary"
 
-// Compile compiles the host side of job.Src with tools.Clang (and tools.CUDAPath as clang's
+// CUDA compiles the host side of job.Src with tools.Clang (and tools.CUDAPath as clang's
 // --cuda-path; tools.Missing explains a missing clang, as for compile.Tools) into a position
 // independent object file. An RDC object is checked to call its registration.
-func Compile(ctx context.Context, tools compile.Tools, job Job) error {
+func CUDA(ctx context.Context, tools compile.Tools, job CUDAJob) error {
+	fail := func(cmd []string, stderr string, err error) error {
+		return hostError(job.Target, job.Src, cmd, stderr, err)
+	}
 	switch {
 	case job.RDC == (job.Fatbin != ""):
-		return job.fail(nil, "", errors.New("give the source's fatbin, or compile it as relocatable device code (RDC), not both or neither"))
+		return fail(nil, "", errors.New("give the source's fatbin, or compile it as relocatable device code (RDC), not both or neither"))
 	case job.O < 0 || job.O > 3:
-		return job.fail(nil, "", fmt.Errorf("optimisation level %d: use 0 to 3", job.O))
+		return fail(nil, "", fmt.Errorf("optimisation level %d: use 0 to 3", job.O))
 	}
-	if !present(tools.Clang) {
-		explain := tools.Missing
-		if explain == nil {
-			explain = compile.ToolchainMissing
-		}
-		return job.fail(nil, "", errors.New(explain("clang", tools.Clang)))
+	if err := need(tools, [2]string{"clang", tools.Clang}); err != nil {
+		return fail(nil, "", err)
 	}
 	if job.Fatbin != "" {
 		if _, err := os.Stat(job.Fatbin); err != nil {
-			return job.fail(nil, "", fmt.Errorf("the source's fatbin: %w", err))
+			return fail(nil, "", fmt.Errorf("the source's fatbin: %w", err))
 		}
 	}
 	tmp, err := atomicfile.MkdirTemp(job.Out)
 	if err != nil {
-		return job.fail(nil, "", err)
+		return fail(nil, "", err)
 	}
 	defer os.RemoveAll(tmp)
-	job.tmp = tmp
 
 	gpubinary := job.Fatbin
 	if job.RDC {
 		// The object carries no device code of its own: an empty "GPU binary".
 		gpubinary = filepath.Join(tmp, "empty.fatbin")
 		if err := os.WriteFile(gpubinary, nil, 0o644); err != nil {
-			return job.fail(nil, "", err)
+			return fail(nil, "", err)
 		}
 	}
 	obj := filepath.Join(tmp, "host.o")
@@ -116,58 +115,19 @@ func Compile(ctx context.Context, tools compile.Tools, job Job) error {
 	}
 	args = append(args, job.ClangOptions...)
 	args = append(args, job.HostOptions...) // last, so that they override rules_gpu's
-	if err := job.run(ctx, args); err != nil {
+	if err := run(ctx, tmp, "clang", args, fail); err != nil {
 		return tools.ExplainMissingHeader(err)
 	}
 	if job.RDC {
 		ids, err := ModuleIDs(obj)
 		if err != nil {
-			return job.fail(nil, "", err)
+			return fail(nil, "", err)
 		}
 		if len(ids) != 1 {
-			return job.fail(args, "", fmt.Errorf("clang's object calls %d %s<ID> functions (IDs %s), not one: it cannot be registered", len(ids), linkedPrefix, strings.Join(ids, ", ")))
+			return fail(args, "", fmt.Errorf("clang's object calls %d %s<ID> functions (IDs %s), not one: it cannot be registered", len(ids), linkedPrefix, strings.Join(ids, ", ")))
 		}
 	}
-	data, err := os.ReadFile(obj)
-	if err != nil {
-		return job.fail(nil, "", err)
-	}
-	if err := atomicfile.Output(job.Out, job.Stdout, data); err != nil {
-		return job.fail(nil, "", err)
-	}
-	return nil
-}
-
-// fail is a failed host compilation, as compile reports a device one: "compiling SRC for the host".
-func (job Job) fail(cmd []string, stderr string, err error) error {
-	return &compile.Error{Target: job.Target, Src: job.Src, Chip: "the host", Command: cmd, Stderr: stderr, Err: err}
-}
-
-// run runs clang; a failure carries the command and what clang printed.
-func (job Job) run(ctx context.Context, cmd []string) error {
-	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
-	c.Env = compile.ToolEnv(job.tmp)
-	out, err := c.CombinedOutput()
-	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			err = fmt.Errorf("clang: %s exited with status %d", filepath.Base(cmd[0]), exit.ExitCode())
-		}
-		return job.fail(cmd, string(out), err)
-	}
-	return nil
-}
-
-// present says whether a tool is configured and found: an existing path, or a program on PATH.
-func present(tool string) bool {
-	if tool == "" {
-		return false
-	}
-	if _, err := os.Stat(tool); err == nil {
-		return true
-	}
-	_, err := exec.LookPath(tool)
-	return err == nil
+	return output(obj, job.Out, job.Stdout, fail)
 }
 
 // ModuleIDs returns the module ids of a host object compiled as relocatable device code: the ID of

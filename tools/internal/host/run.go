@@ -1,0 +1,80 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
+)
+
+// failFunc makes a job's error: the command that failed (nil for none), what it printed, and why.
+type failFunc func(cmd []string, stderr string, err error) error
+
+// hostError is a failed host compilation, as compile reports a device one: "TARGET: compiling SRC
+// for the host: ...".
+func hostError(target, src string, cmd []string, stderr string, err error) error {
+	return &compile.Error{Target: target, Src: src, Chip: "the host", Command: cmd, Stderr: stderr, Err: err}
+}
+
+// need fails, saying why and how to provide it (tools.Missing, or the toolchain that does), for the
+// first tool that is not configured or not found: each is its name and its configured path.
+func need(tools compile.Tools, want ...[2]string) error {
+	for _, n := range want {
+		if present(n[1]) {
+			continue
+		}
+		explain := tools.Missing
+		if explain == nil {
+			explain = compile.ToolchainMissing
+		}
+		return errors.New(explain(n[0], n[1]))
+	}
+	return nil
+}
+
+// present says whether a tool is configured and found: an existing path, or a program on PATH.
+func present(tool string) bool {
+	if tool == "" {
+		return false
+	}
+	if _, err := os.Stat(tool); err == nil {
+		return true
+	}
+	_, err := exec.LookPath(tool)
+	return err == nil
+}
+
+// run runs one tool of a stage, with TMPDIR in the job's temporary directory tmp (compile.ToolEnv);
+// a failure carries the command and what the tool printed.
+func run(ctx context.Context, tmp, stage string, cmd []string, fail failFunc) error {
+	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
+	c.Env = compile.ToolEnv(tmp)
+	out, err := c.CombinedOutput()
+	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = fmt.Errorf("%s: %s exited with status %d", stage, filepath.Base(cmd[0]), exit.ExitCode())
+		}
+		return fail(cmd, string(out), err)
+	}
+	return nil
+}
+
+// output writes the file at path, the job's result, to out ("-": to stdout) with
+// atomicfile.Output.
+func output(path, out string, stdout io.Writer, fail failFunc) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fail(nil, "", err)
+	}
+	if err := atomicfile.Output(out, stdout, data); err != nil {
+		return fail(nil, "", err)
+	}
+	return nil
+}
