@@ -161,12 +161,14 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 		return c.UsageError("-O %d: use 0 to 3", f.opt)
 	}
 	job := compile.Job{Target: f.Target, Origin: strings.Join(f.origins, ", "), Out: f.Out, Stdout: env.Stdout,
-		O: f.opt, Fast: f.fast, FTZ: f.ftz, RDC: f.rdc, NoKernelOK: f.noKernelOK, PtxasOptions: f.ptxasOpts, ClangOptions: f.clangOpts, Module: f.module,
-		PCH: f.pch, PCHHeaders: f.pchHeaders, Log: env.Stderr}
+		Codegen:    compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz, PtxasOptions: f.ptxasOpts},
+		MLIR:       compile.MLIROptions{Module: f.module},
+		CUDA:       compile.CUDAOptions{RDC: f.rdc, ClangOptions: f.clangOpts, PCH: f.pch, PCHHeaders: f.pchHeaders},
+		NoKernelOK: f.noKernelOK, Log: env.Stderr}
 	if pch {
 		job.Kind = compile.KindCUDA
 	} else {
-		job.Src, job.Link = srcs[0], srcs[1:]
+		job.Src, job.LLVM.Link = srcs[0], srcs[1:]
 	}
 	if f.program {
 		return f.compileProgram(ctx, c, srcs)
@@ -183,17 +185,17 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 			job.Kind = kind
 		}
 	}
-	if len(job.Link) == 0 {
-		job.Link = nil
+	if len(job.LLVM.Link) == 0 {
+		job.LLVM.Link = nil
 	}
-	if job.Compiler, err = compile.ParseCompiler(f.compiler); err != nil {
+	if job.CUDA.Compiler, err = compile.ParseCompiler(f.compiler); err != nil {
 		return c.UsageError("--compiler: %v", err)
 	}
-	job.NvccOptions = f.nvccOpts
-	if job.Compiler == compile.CompilerNVCC && f.clangOnly {
+	job.CUDA.NvccOptions = f.nvccOpts
+	if job.CUDA.Compiler == compile.CompilerNVCC && f.clangOnly {
 		return c.UsageError("--clang-opt is for clang; with --compiler nvcc, give nvcc's options with --nvcc-opt")
 	}
-	if len(f.nvccOpts) > 0 && job.Compiler != compile.CompilerNVCC {
+	if len(f.nvccOpts) > 0 && job.CUDA.Compiler != compile.CompilerNVCC {
 		return c.UsageError("--nvcc-opt is for nvcc: add --compiler nvcc, or give clang's options with --clang-opt")
 	}
 	if f.clangFirst != "" && job.Kind != compile.KindCUDA {
@@ -325,7 +327,7 @@ func (f *compileFlags) compileProgram(ctx context.Context, c *cmdline.Command, s
 		return f.Wrap(err)
 	}
 	job := compile.Job{Target: f.Target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Out: f.Out, Stdout: c.Stdout(),
-		Format: format, O: f.opt, Fast: f.fast, FTZ: f.ftz, PtxasOptions: f.ptxasOpts, NoKernelOK: f.noKernelOK}
+		Format: format, NoKernelOK: f.noKernelOK, Codegen: compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz, PtxasOptions: f.ptxasOpts}}
 	tools := f.helper.discover(f.Target, f.tools)
 	if format == compile.FormatLLVM {
 		if kind, err := compile.KindOf(srcs[0]); err != nil || kind != compile.KindMLIR {
@@ -376,7 +378,7 @@ func (f *compileFlags) compileChips(ctx context.Context, c *cmdline.Command, src
 		chips = append(chips, ch)
 	}
 	job := compile.Job{Target: f.Target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Format: compile.FormatISA,
-		O: f.opt, Fast: f.fast, FTZ: f.ftz, NoKernelOK: f.noKernelOK, Module: f.module}
+		NoKernelOK: f.noKernelOK, Codegen: compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz}, MLIR: compile.MLIROptions{Module: f.module}}
 	tools := f.helper.discover(f.Target, f.tools)
 	if err := f.setToolkit(ctx, &job, tools, true, true, "--toolkit 12.4"); err != nil {
 		return err

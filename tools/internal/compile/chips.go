@@ -34,7 +34,7 @@ const deviceLowering = "gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu
 //
 // A module that must be picked out of several (a source with several top-level gpu.modules, with
 // gpu.launch regions, or whose modules carry targets of their own) is lowered first, as for format
-// llvm, and the module that job.Module selects is serialized by a second mlir-opt.
+// llvm, and the module that job.MLIR.Module selects is serialized by a second mlir-opt.
 func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, stem string, program bool) error {
 	job.missing = t.Missing
 	job.Kind, job.Format = KindMLIR, FormatISA
@@ -43,8 +43,8 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 	if len(chips) == 0 {
 		return job.fail(nil, "", errors.New("no chip to write PTX for"))
 	}
-	if _, err := mlir.NewModuleMatcher(job.Module); err != nil {
-		return job.fail(nil, "", fmt.Errorf("--module %q: %w", job.Module, err))
+	if _, err := mlir.NewModuleMatcher(job.MLIR.Module); err != nil {
+		return job.fail(nil, "", fmt.Errorf("--module %q: %w", job.MLIR.Module, err))
 	}
 	if job.Fast || job.FTZ {
 		// MLIR 21's nvvm target hands fast and ftz to libdevice's reflection only; the code
@@ -54,7 +54,7 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 	if program && stem != "" {
 		return job.fail(nil, "", errors.New("a program's modules name their PTX files: no stem"))
 	}
-	if program && job.Module != "" {
+	if program && job.MLIR.Module != "" {
 		return job.fail(nil, "", errors.New("a program's modules are all compiled: --module selects a module of a kernel source, not of a program"))
 	}
 	var passes []string
@@ -95,13 +95,13 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 		if err != nil {
 			return job.fail(nil, "", err)
 		}
-		if !wholeSource(src, job.Module) {
+		if !wholeSource(src, job.MLIR.Module) {
 			// Lowered first; the selected module's body (as for format llvm) serialized alone.
 			text, err := t.lowerDevice(ctx, job, job.Src, step)
 			if err != nil {
 				return err
 			}
-			body, err := moduleBody(text, job.Module)
+			body, err := moduleBody(text, job.MLIR.Module)
 			if err != nil {
 				return job.fail(nil, "", err)
 			}

@@ -77,7 +77,7 @@ func TestLowerToPTX(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s/%s/O%d", filepath.Base(tc.src), tc.module, tc.o), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "ptx")
-			job := Job{Target: "//t:k", Src: tc.src, Module: tc.module, Toolkit: tk, O: tc.o}
+			job := Job{Target: "//t:k", Src: tc.src, Toolkit: tk, Codegen: Codegen{O: tc.o}, MLIR: MLIROptions{Module: tc.module}}
 			if err := tools.LowerToPTX(context.Background(), job, chips, dir, tc.stem, false); err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +116,7 @@ func TestLowerToPTXProgram(t *testing.T) {
 	chips := []chip.Chip{mustChip(t, "sm_80"), mustChip(t, "sm_90")}
 	tmp := t.TempDir()
 	dir := filepath.Join(tmp, "modules")
-	job := Job{Target: "//t:prog", Src: "testdata/program.mlir", Toolkit: tk, O: 3}
+	job := Job{Target: "//t:prog", Src: "testdata/program.mlir", Toolkit: tk, Codegen: Codegen{O: 3}}
 	if err := tools.LowerToPTX(context.Background(), job, chips, dir, "", true); err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestLowerToPTXErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "ptx")
-			job := Job{Target: "//t:k", Src: tc.src, Module: tc.module, Toolkit: tk, O: 3, FTZ: tc.name == "ftz"}
+			job := Job{Target: "//t:k", Src: tc.src, Toolkit: tk, Codegen: Codegen{O: 3, FTZ: tc.name == "ftz"}, MLIR: MLIROptions{Module: tc.module}}
 			stem := ""
 			if tc.name == "a program with a stem" {
 				stem = "p"

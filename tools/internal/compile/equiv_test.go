@@ -46,7 +46,7 @@ func TestEquivalenceWithMLIR(t *testing.T) {
 				ch := mustChip(t, c)
 				ours := func(format Format) string {
 					out := filepath.Join(dir, "ours."+string(format))
-					job := Job{Target: "//t:k", Src: src, Out: out, Format: format, Chip: ch, Toolkit: chip.Toolkit{Major: 12, Minor: 4}, O: 3}
+					job := Job{Target: "//t:k", Src: src, Out: out, Format: format, Chip: ch, Toolkit: chip.Toolkit{Major: 12, Minor: 4}, Codegen: Codegen{O: 3}}
 					if err := tools.Compile(context.Background(), job); err != nil {
 						t.Fatal(err)
 					}

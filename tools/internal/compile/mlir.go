@@ -25,7 +25,7 @@ func (t Tools) mlirToLLVM(ctx context.Context, job Job, src string, step func(st
 	if err != nil {
 		return "", err
 	}
-	body, err := moduleBody(text, job.Module)
+	body, err := moduleBody(text, job.MLIR.Module)
 	if err != nil {
 		return "", job.fail(nil, "", err)
 	}
@@ -187,7 +187,7 @@ func (t Tools) CompileProgram(ctx context.Context, job Job) error {
 			return job.fail(nil, "", err)
 		}
 		mjob := job
-		mjob.Src, mjob.Kind, mjob.Link = m.Path, kind, nil
+		mjob.Src, mjob.Kind, mjob.LLVM.Link = m.Path, kind, nil
 		mjob.Origin = origin + " (gpu.module @" + m.Name + ")"
 		mjob.Out = filepath.Join(tmp, m.Name+ext)
 		if err := t.Compile(ctx, mjob); err != nil {

@@ -36,7 +36,7 @@ import (
 
 // FormatPCH is a precompiled header of the headers clang includes into every CUDA C++ source, for
 // one chip, optimisation level and fast math (the language options clang checks), which CUDA C++
-// compiles with the same options load (Job.PCH).
+// compiles with the same options load (CUDAOptions.PCH).
 const FormatPCH Format = "pch"
 
 // vfsRoot is where clang sees the working directory of a compile that makes or loads a PCH.
@@ -48,8 +48,8 @@ const pchMain = "/dev/null"
 // checkPCH refuses what a PCH cannot be made for or loaded by, before any tool runs.
 func (job Job) checkPCH() error {
 	making := job.Format == FormatPCH
-	if !making && job.PCH == "" {
-		if job.PCHHeaders != "" {
+	if !making && job.CUDA.PCH == "" {
+		if job.CUDA.PCHHeaders != "" {
 			return errors.New("a PCH's header list is written with format pch or read with a PCH to load (--pch); this compile does neither")
 		}
 		return nil
@@ -61,18 +61,18 @@ func (job Job) checkPCH() error {
 	switch {
 	case job.Kind != KindCUDA:
 		return fmt.Errorf("%s is for CUDA C++ sources compiled by clang; this is a %s source", what, job.Kind)
-	case job.Compiler != CompilerClang:
-		return fmt.Errorf("%s needs clang as the CUDA C++ compiler, not %s", what, job.Compiler)
-	case job.RDC:
+	case job.CUDA.Compiler != CompilerClang:
+		return fmt.Errorf("%s needs clang as the CUDA C++ compiler, not %s", what, job.CUDA.Compiler)
+	case job.CUDA.RDC:
 		return fmt.Errorf("%s is for compiles to PTX and cubins, not relocatable device code", what)
 	case !making && job.Format != FormatISA && job.Format != FormatBin:
 		return fmt.Errorf("%s is for compiles to PTX (isa) and cubins (bin), not %s", what, job.Format)
-	case job.PCHHeaders == "":
+	case job.CUDA.PCHHeaders == "":
 		return fmt.Errorf("%s needs the list of the headers in it (--pch-headers): a compile checks that none of its include directories shadows one", what)
 	case making && (job.Out == "-" || job.Out == ""):
 		return errors.New("a precompiled header (format pch) is written to a file: give -o FILE")
 	}
-	if _, other := includeDirs(job.ClangOptions); other != "" {
+	if _, other := includeDirs(job.CUDA.ClangOptions); other != "" {
 		return fmt.Errorf("%s: clang option %s: a PCH holds clang's own CUDA headers as they are parsed without options, and clang does not check macros (-D) against it; a compile with options other than include directories (-I, -isystem, -iquote, -idirafter) parses the headers itself", what, other)
 	}
 	return nil
@@ -132,7 +132,7 @@ func virtualArgs(overlay string) []string {
 	return []string{"-ivfsoverlay", overlay, "-Xclang", "-working-directory", "-Xclang", vfsRoot}
 }
 
-// makePCH writes the PCH of a FormatPCH job and the list of the headers in it (Job.PCHHeaders,
+// makePCH writes the PCH of a FormatPCH job and the list of the headers in it (CUDAOptions.PCHHeaders,
 // one path per line, as clang saw them).
 func (t Tools) makePCH(ctx context.Context, job Job, ptx chip.PTX, tmp string) error {
 	// The overlay's path is recorded in the PCH: beside the output, by the output's own (relative,
@@ -163,7 +163,7 @@ func (t Tools) makePCH(ctx context.Context, job Job, ptx chip.PTX, tmp string) e
 		return job.fail(nil, "", err)
 	}
 	headers := strings.Join(dependencies(string(rules)), "\n") + "\n"
-	if err := atomicfile.WriteAll(atomicfile.File{Path: job.Out, Data: data}, atomicfile.File{Path: job.PCHHeaders, Data: []byte(headers)}); err != nil {
+	if err := atomicfile.WriteAll(atomicfile.File{Path: job.Out, Data: data}, atomicfile.File{Path: job.CUDA.PCHHeaders, Data: []byte(headers)}); err != nil {
 		return job.fail(nil, "", err)
 	}
 	return nil
@@ -202,11 +202,11 @@ func dependencies(rule string) []string {
 // name with up to three of its directories (bits/c++config.h, c++/16/cmath), in the directory.
 // Then the PCH's headers are not the ones the compile would include, and it does not load it.
 func (job Job) shadowed() (string, error) {
-	dirs, _ := includeDirs(job.ClangOptions)
+	dirs, _ := includeDirs(job.CUDA.ClangOptions)
 	if len(dirs) == 0 {
 		return "", nil
 	}
-	data, err := os.ReadFile(job.PCHHeaders)
+	data, err := os.ReadFile(job.CUDA.PCHHeaders)
 	if err != nil {
 		return "", fmt.Errorf("the PCH's header list: %w", err)
 	}
@@ -264,7 +264,7 @@ func (t Tools) usePCH(ctx context.Context, job Job, src, out, tmp string, emit .
 	if err != nil {
 		return job.fail(nil, "", err)
 	}
-	pch := job.PCH
+	pch := job.CUDA.PCH
 	if !filepath.IsAbs(pch) {
 		pch = vfsRoot + "/" + filepath.ToSlash(filepath.Clean(pch))
 	}
@@ -285,7 +285,7 @@ func (t Tools) usePCH(ctx context.Context, job Job, src, out, tmp string, emit .
 			target = job.Target + ": "
 		}
 		fmt.Fprintf(job.Log, "gpubuild: warning: %scompiled %s for %s without the precompiled header %s, which clang refused: %s\n  (the output is right; a PCH that clang refuses only costs time: make it again, e.g. bazel clean, when its headers changed)\n",
-			target, job.sources(), job.Chip, job.PCH, firstError(e.Stderr))
+			target, job.sources(), job.Chip, job.CUDA.PCH, firstError(e.Stderr))
 	}
 	return nil
 }

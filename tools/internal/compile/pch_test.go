@@ -105,7 +105,7 @@ func TestPCH(t *testing.T) {
 		}
 		t.Chdir(d)
 		pchProject(t, realCUDA)
-		if _, err := runPCHJob(t, tools, Job{Target: "//t:pch", Format: FormatPCH, Chip: sm80, Toolkit: tk, O: 2, Out: "sm_80.pch", PCHHeaders: "sm_80.pch.headers"}); err != nil {
+		if _, err := runPCHJob(t, tools, Job{Target: "//t:pch", Format: FormatPCH, Chip: sm80, Toolkit: tk, Out: "sm_80.pch", Codegen: Codegen{O: 2}, CUDA: CUDAOptions{PCHHeaders: "sm_80.pch.headers"}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -134,12 +134,11 @@ func TestPCH(t *testing.T) {
 		t.Fatal(err)
 	}
 	job := func(c string, o int, opts ...string) Job {
-		return Job{Target: "//t:k", Src: "src/k.cu", Format: FormatISA, Chip: mustChip(t, c), Toolkit: tk, O: o,
-			ClangOptions: append([]string{"-I", "hdr"}, opts...), PCH: "sm_80.pch", PCHHeaders: "sm_80.pch.headers"}
+		return Job{Target: "//t:k", Src: "src/k.cu", Format: FormatISA, Chip: mustChip(t, c), Toolkit: tk, Codegen: Codegen{O: o}, CUDA: CUDAOptions{ClangOptions: append([]string{"-I", "hdr"}, opts...), PCH: "sm_80.pch", PCHHeaders: "sm_80.pch.headers"}}
 	}
 	plain := func(j Job) []byte {
 		t.Helper()
-		j.PCH, j.PCHHeaders, j.Out = "", "", "plain.ptx"
+		j.CUDA.PCH, j.CUDA.PCHHeaders, j.Out = "", "", "plain.ptx"
 		r, err := runPCHJob(t, tools, j)
 		if err != nil {
 			t.Fatal(err)
@@ -225,13 +224,13 @@ func TestPCH(t *testing.T) {
 		name, want string
 		edit       func(*Job)
 	}{
-		{"a macro", "clang option -DN=1", func(j *Job) { j.ClangOptions = append(j.ClangOptions, "-DN=1") }},
-		{"relocatable device code", "not relocatable device code", func(j *Job) { j.RDC, j.Format = true, FormatOffload }},
-		{"nvcc", "needs clang", func(j *Job) { j.Compiler = CompilerNVCC }},
+		{"a macro", "clang option -DN=1", func(j *Job) { j.CUDA.ClangOptions = append(j.CUDA.ClangOptions, "-DN=1") }},
+		{"relocatable device code", "not relocatable device code", func(j *Job) { j.CUDA.RDC, j.Format = true, FormatOffload }},
+		{"nvcc", "needs clang", func(j *Job) { j.CUDA.Compiler = CompilerNVCC }},
 		{"LLVM IR", "not offload", func(j *Job) { j.Format = FormatOffload }},
-		{"no header list", "--pch-headers", func(j *Job) { j.PCHHeaders = "" }},
+		{"no header list", "--pch-headers", func(j *Job) { j.CUDA.PCHHeaders = "" }},
 		{"an MLIR source", "this is a mlir source", func(j *Job) { j.Src = "k.mlir" }},
-		{"a PCH to standard output", "give -o FILE", func(j *Job) { j.Src, j.PCH, j.Format, j.Out = "", "", FormatPCH, "-" }},
+		{"a PCH to standard output", "give -o FILE", func(j *Job) { j.Src, j.CUDA.PCH, j.Format, j.Out = "", "", FormatPCH, "-" }},
 	} {
 		t.Run("refused/"+tc.name, func(t *testing.T) {
 			t.Chdir(dirs[1])

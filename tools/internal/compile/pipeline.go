@@ -129,27 +129,19 @@ func (t Tools) missing(tool, path string) string {
 	return t.Missing(tool, path)
 }
 
-// Job is one source compiled for one chip into one artifact.
+// Job is one source compiled for one chip into one artifact: what to compile, into what, for which
+// chip, how (Codegen), and the options of the source's language (MLIR, CUDA, LLVM; the others'
+// are refused). The option groups are embedded: job.CUDA.RDC is job.CUDA.RDC.
 type Job struct {
 	// Target is the Bazel label (or any name) that error messages cite.
 	Target string
 	// Src is the source; Kind its language (KindOf(Src) when empty).
 	Src  string
 	Kind Kind
-	// Link are more LLVM IR modules (.ll, .bc) that llvm-link joins with Src (LLVM IR too) into one
-	// module before the pipeline runs on it: the per-chip bitcode of the sources of relocatable
-	// device code (RDC), whose __device__ functions and variables one source defines and another uses.
-	Link []string
 	// Origin is the user's source that Src was made from (the MLIR of a lowered .ll, the source of a
 	// fatbin's PTX; with Link, the user's sources, ", "-separated), which error messages name
 	// instead of Src; "" when Src is the user's.
 	Origin string
-	// RDC compiles a CUDA C++ source as relocatable device code (clang's -fgpu-rdc) into LLVM bitcode
-	// (FormatOffload, with clang as the Compiler), whose __device__ functions and variables other
-	// sources may use: a later job links the sources' bitcode (Link) and compiles the module. Clang
-	// optimises it at O and links libdevice itself; no opt runs, and no check for a kernel (a source
-	// may hold only __device__ functions).
-	RDC bool
 	// Out is the artifact to write, in Format; "-" writes it to Stdout instead (as clang's -o -).
 	// It is written by atomicfile.Write: replaced at once when a regular file, written through
 	// when a device or FIFO, and left as it was when the compilation fails.
@@ -163,33 +155,14 @@ type Job struct {
 	Toolkit chip.Toolkit
 	// PTX is the PTX ISA version to emit; zero for the default.
 	PTX chip.PTX
-	// O is the optimisation level (0-3), as MLIR's nvvm target's O; default 2 (Opt set by Defaults).
-	O int
-	// Fast enables fast math; FTZ flushes f32 denormals to zero.
-	Fast, FTZ bool
-	// PtxasOptions are extra ptxas options.
-	PtxasOptions []string
-	// ClangOptions are extra options of clang's device compilation of a CUDA C++ source (-I, -D,
-	// -include, -std=, ...), in order, after rules_gpu's own; other kinds of source take none.
-	ClangOptions []string
-	// Compiler is the device front end of a CUDA C++ source: CompilerClang (the default) or
-	// CompilerNVCC. nvcc takes ClangOptions' preprocessor options (-I, -D, -U, -include, -isystem,
-	// -std=; -iquote and -idirafter become -I) and NvccOptions.
-	Compiler Compiler
-	// NvccOptions are extra options of nvcc's device compilation (CompilerNVCC only).
-	NvccOptions []string
-	// Module selects, by regular expression, which gpu.module of an MLIR source to compile; the
-	// source must then hold exactly one match. Empty: the source must hold exactly one gpu.module.
-	Module string
+	Codegen
+	MLIR MLIROptions
+	CUDA CUDAOptions
+	LLVM LLVMOptions
 	// NoKernelOK accepts a module that defines no kernel: the device side of a CUDA C++ source whose
 	// host code only launches other sources' kernels, or that holds __device__ variables only.
 	// Without it such a module is an error, as an artifact to load needs something to launch.
 	NoKernelOK bool
-	// PCH is a precompiled header of clang's CUDA headers (made by a FormatPCH job for the same
-	// chip, optimisation level and fast math) that a CUDA C++ compile with clang to PTX or a cubin
-	// loads instead of parsing them (pch.go); PCHHeaders is the list of its headers, which a
-	// FormatPCH job writes beside it. A PCH that clang refuses is not used (a warning to Log).
-	PCH, PCHHeaders string
 	// Log is told what a compile that succeeded has to say (a PCH not used, and why); nil: nothing.
 	Log io.Writer
 	// Trace, when set, is told each tool run's stage and wall time (for profiling the helper's own
@@ -202,6 +175,53 @@ type Job struct {
 	// links libdevice from $CUDA_ROOT or $CUDA_PATH besides the one it is given).
 	unset []string
 	tmp   string // the job's temporary directory while it runs (workDir)
+}
+
+// Codegen is how any source is compiled for its chip.
+type Codegen struct {
+	// O is the optimisation level (0-3), as MLIR's nvvm target's O; default 2 (Opt set by Defaults).
+	O int
+	// Fast enables fast math; FTZ flushes f32 denormals to zero.
+	Fast, FTZ bool
+	// PtxasOptions are extra ptxas options.
+	PtxasOptions []string
+}
+
+// MLIROptions are an MLIR source's.
+type MLIROptions struct {
+	// Module selects, by regular expression, which gpu.module of an MLIR source to compile; the
+	// source must then hold exactly one match. Empty: the source must hold exactly one gpu.module.
+	Module string
+}
+
+// CUDAOptions are a CUDA C++ source's.
+type CUDAOptions struct {
+	// Compiler is the device front end: CompilerClang (the default) or CompilerNVCC. nvcc takes
+	// ClangOptions' preprocessor options (-I, -D, -U, -include, -isystem, -std=; -iquote and
+	// -idirafter become -I) and NvccOptions.
+	Compiler Compiler
+	// RDC compiles the source as relocatable device code (clang's -fgpu-rdc) into LLVM bitcode
+	// (FormatOffload, with clang as the Compiler), whose __device__ functions and variables other
+	// sources may use: a later job links the sources' bitcode (LLVMOptions.Link) and compiles the
+	// module. Clang optimises it at O and links libdevice itself; no opt runs, and no check for a
+	// kernel (a source may hold only __device__ functions).
+	RDC bool
+	// ClangOptions are extra options of clang's device compilation (-I, -D, -include, -std=, ...),
+	// in order, after rules_gpu's own; NvccOptions, of nvcc's (CompilerNVCC only).
+	ClangOptions, NvccOptions []string
+	// PCH is a precompiled header of clang's CUDA headers (made by a FormatPCH job for the same
+	// chip, optimisation level and fast math) that a compile with clang to PTX or a cubin loads
+	// instead of parsing them (pch.go); PCHHeaders is the list of its headers, which a FormatPCH
+	// job writes beside it. A PCH that clang refuses is not used (a warning to Log).
+	PCH, PCHHeaders string
+}
+
+// LLVMOptions are an LLVM IR source's.
+type LLVMOptions struct {
+	// Link are more LLVM IR modules (.ll, .bc) that llvm-link joins with Src into one module before
+	// the pipeline runs on it: the per-chip bitcode of the sources of relocatable device code
+	// (RDC), whose __device__ functions and variables one source defines and another uses.
+	Link []string
 }
 
 // Compile runs the pipeline for one job: MLIR → LLVM IR → PTX → cubin, entering at the source's kind
@@ -228,10 +248,10 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 	if job.Chip.Virtual {
 		return job.fail(nil, "", chip.VirtualError(job.Chip))
 	}
-	if job.Compiler == "" {
-		job.Compiler = CompilerClang
+	if job.CUDA.Compiler == "" {
+		job.CUDA.Compiler = CompilerClang
 	}
-	if err := kinds.Check(job.Kind, job.sources(), job.Format, job.Compiler, job.RDC); err != nil {
+	if err := kinds.Check(job.Kind, job.sources(), job.Format, job.CUDA.Compiler, job.CUDA.RDC); err != nil {
 		return job.fail(nil, "", err)
 	}
 	if err := job.checkRDC(); err != nil {
@@ -240,11 +260,11 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 	if err := job.checkPCH(); err != nil {
 		return job.fail(nil, "", err)
 	}
-	if len(job.NvccOptions) > 0 && job.Compiler != CompilerNVCC {
-		return job.fail(nil, "", fmt.Errorf("nvcc options (%s) apply when nvcc is the compiler", strings.Join(job.NvccOptions, " ")))
+	if len(job.CUDA.NvccOptions) > 0 && job.CUDA.Compiler != CompilerNVCC {
+		return job.fail(nil, "", fmt.Errorf("nvcc options (%s) apply when nvcc is the compiler", strings.Join(job.CUDA.NvccOptions, " ")))
 	}
-	if len(job.ClangOptions) > 0 && job.Kind != KindCUDA {
-		return job.fail(nil, "", fmt.Errorf("clang options (%s) apply to CUDA C++ sources only; this is a %s source", strings.Join(job.ClangOptions, " "), job.Kind))
+	if len(job.CUDA.ClangOptions) > 0 && job.Kind != KindCUDA {
+		return job.fail(nil, "", fmt.Errorf("clang options (%s) apply to CUDA C++ sources only; this is a %s source", strings.Join(job.CUDA.ClangOptions, " "), job.Kind))
 	}
 	ptx, err := job.ptxVersion()
 	if err != nil {
@@ -310,10 +330,10 @@ func (t Tools) mlirFront(ctx context.Context, job Job, w work) (stage, error) {
 // check for: a source may hold only __device__ functions); for an offload artifact, to LLVM IR.
 func (t Tools) cudaFront(ctx context.Context, job Job, ptx chip.PTX, w work) (stage, error) {
 	switch {
-	case job.Compiler == CompilerNVCC:
+	case job.CUDA.Compiler == CompilerNVCC:
 		out := w.file("k.ptx")
 		return stage{path: out}, t.nvcc(ctx, job, job.Src, out)
-	case job.RDC:
+	case job.CUDA.RDC:
 		bc, err := t.cudaToLLVM(ctx, job, job.Src, w.file("cuda.bc"))
 		return stage{path: bc, done: true}, err
 	case job.Format != FormatOffload:
@@ -327,11 +347,11 @@ func (t Tools) cudaFront(ctx context.Context, job Job, ptx chip.PTX, w work) (st
 // llvmFront takes an LLVM IR source as it is, or linked with the job's other modules (Link) into
 // one.
 func (t Tools) llvmFront(ctx context.Context, job Job, w work) (stage, error) {
-	if len(job.Link) == 0 {
+	if len(job.LLVM.Link) == 0 {
 		return stage{path: job.Src, ir: true}, nil
 	}
 	out := w.file("sources.bc")
-	return stage{path: out, ir: true}, job.exec(ctx, "link sources", append(append([]string{t.LLVMLink, job.Src}, job.Link...), "-o", out)...)
+	return stage{path: out, ir: true}, job.exec(ctx, "link sources", append(append([]string{t.LLVMLink, job.Src}, job.LLVM.Link...), "-o", out)...)
 }
 
 // backEnd takes LLVM IR to PTX (in one clang process, or through opt and llc: irToPTXInOne), or to
@@ -472,8 +492,8 @@ func ToolEnv(tmp string) []string {
 func (t Tools) check(job Job) error {
 	if job.Kind == KindMLIR {
 		// A pattern MLIR would read otherwise is refused before mlir-opt runs (moduleBody uses it after).
-		if _, err := mlir.NewModuleMatcher(job.Module); err != nil {
-			return job.fail(nil, "", fmt.Errorf("--module %q: %w", job.Module, err))
+		if _, err := mlir.NewModuleMatcher(job.MLIR.Module); err != nil {
+			return job.fail(nil, "", fmt.Errorf("--module %q: %w", job.MLIR.Module, err))
 		}
 	}
 	var need [][2]string
@@ -481,19 +501,19 @@ func (t Tools) check(job Job) error {
 	case KindMLIR:
 		need = append(need, [2]string{"mlir-opt", t.MLIROpt}, [2]string{"mlir-translate", t.MLIRTranslate})
 	case KindCUDA:
-		if job.Compiler == CompilerNVCC {
+		if job.CUDA.Compiler == CompilerNVCC {
 			need = append(need, [2]string{"nvcc", t.NVCC})
 		} else {
 			need = append(need, [2]string{"clang", t.Clang})
 		}
 	}
-	if len(job.Link) > 0 {
+	if len(job.LLVM.Link) > 0 {
 		need = append(need, [2]string{"llvm-link", t.LLVMLink})
 	}
 	// opt (and llc) optimise LLVM IR: MLIR's lowered, an LLVM IR source, or clang's of a CUDA C++
 	// source for an offload artifact; clang alone does when it can (irToPTXInOne).
 	ir := job.Kind == KindMLIR || job.Kind == KindLLVM ||
-		(job.Kind == KindCUDA && job.Compiler == CompilerClang && !job.RDC && job.Format == FormatOffload)
+		(job.Kind == KindCUDA && job.CUDA.Compiler == CompilerClang && !job.CUDA.RDC && job.Format == FormatOffload)
 	if ir && job.Format != FormatLLVM && !t.irToPTXInOne(job) {
 		need = append(need, [2]string{"opt", t.Opt})
 		if job.Format != FormatOffload {
@@ -545,7 +565,7 @@ func (job Job) ptxVersion() (chip.PTX, error) {
 
 // checkRDC refuses what relocatable device code and linked sources cannot be, before any tool runs.
 func (job Job) checkRDC() error {
-	if job.RDC {
+	if job.CUDA.RDC {
 		switch {
 		case job.Kind == KindLLVM: // the other kinds' rules are tools/kinds'
 			return errors.New("relocatable device code (RDC) is compiled from CUDA C++ sources; LLVM IR modules link as they are: give them all to one compilation")
@@ -553,11 +573,11 @@ func (job Job) checkRDC() error {
 			return fmt.Errorf("relocatable device code (RDC) becomes LLVM bitcode (format offload) to link with the other sources' bitcode for the chip, not %s; compile each source to format offload, then their bitcode together into the %s", job.Format, job.Format)
 		}
 	}
-	if len(job.Link) > 0 {
+	if len(job.LLVM.Link) > 0 {
 		if job.Kind != KindLLVM {
 			return fmt.Errorf("only LLVM IR sources (.ll, .bc) link into one module; %s is a %s source", job.Src, job.Kind)
 		}
-		for _, l := range job.Link {
+		for _, l := range job.LLVM.Link {
 			if k, err := KindOf(l); err != nil || k != KindLLVM {
 				return fmt.Errorf("only LLVM IR sources (.ll, .bc) link into one module; %s is not LLVM IR", l)
 			}
@@ -571,7 +591,7 @@ func (job Job) sources() string {
 	if job.Origin != "" {
 		return job.Origin
 	}
-	return strings.Join(append([]string{job.Src}, job.Link...), ", ")
+	return strings.Join(append([]string{job.Src}, job.LLVM.Link...), ", ")
 }
 
 func (job Job) fail(cmd []string, stderr string, err error) error {
@@ -745,10 +765,10 @@ func (t Tools) llc(ctx context.Context, job Job, ptx chip.PTX, src, out string) 
 }
 
 // cudaToLLVM compiles the device side of a CUDA C++ source to LLVM IR with clang (which links
-// libdevice itself from --cuda-path); as relocatable device code (job.RDC), to LLVM bitcode.
+// libdevice itself from --cuda-path); as relocatable device code (job.CUDA.RDC), to LLVM bitcode.
 func (t Tools) cudaToLLVM(ctx context.Context, job Job, src, out string) (string, error) {
 	emit := []string{"-S", "-emit-llvm"}
-	if job.RDC {
+	if job.CUDA.RDC {
 		emit = []string{"-fgpu-rdc", "-c", "-emit-llvm"}
 	}
 	return out, t.clangDevice(ctx, job, src, out, emit...)
@@ -758,9 +778,9 @@ func (t Tools) cudaToLLVM(ctx context.Context, job Job, src, out string) (string
 // own middle and back end optimise the module at the job's level (after linking libdevice) and
 // write the PTX, in one process. (Through LLVM IR, opt would optimise it a second time and llc
 // would read it back: 40 % more time per chip for the same kind of code.)
-// With a PCH (job.PCH), it loads it (usePCH).
+// With a PCH (job.CUDA.PCH), it loads it (usePCH).
 func (t Tools) cudaToPTX(ctx context.Context, job Job, ptx chip.PTX, src, out, tmp string) error {
-	if job.PCH != "" {
+	if job.CUDA.PCH != "" {
 		return t.usePCH(ctx, job, src, out, tmp, "-S", ptxFeature(ptx))
 	}
 	return t.clangDevice(ctx, job, src, out, "-S", ptxFeature(ptx))
@@ -792,7 +812,7 @@ func (t Tools) clangDevice(ctx context.Context, job Job, src, out string, emit .
 	if job.Fast {
 		args = append(args, "-ffast-math")
 	}
-	args = append(args, job.ClangOptions...) // last, so that they override rules_gpu's
+	args = append(args, job.CUDA.ClangOptions...) // last, so that they override rules_gpu's
 	if err := job.exec(ctx, "clang", args...); err != nil {
 		return t.ExplainMissingHeader(err)
 	}
@@ -809,8 +829,8 @@ func (t Tools) nvcc(ctx context.Context, job Job, src, out string) error {
 	if job.Fast {
 		args = append(args, "--use_fast_math")
 	}
-	args = append(args, nvccPreprocessorOptions(job.ClangOptions)...)
-	args = append(args, job.NvccOptions...)
+	args = append(args, nvccPreprocessorOptions(job.CUDA.ClangOptions)...)
+	args = append(args, job.CUDA.NvccOptions...)
 	args = append(args, src)
 	if err := job.exec(ctx, "nvcc", args...); err != nil {
 		return t.ExplainMissingHeader(err)

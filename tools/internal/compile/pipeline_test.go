@@ -43,7 +43,7 @@ func TestPipeline(t *testing.T) {
 			for _, c := range []string{"sm_80", "sm_90"} {
 				t.Run(filepath.Base(src.file)+"/"+string(format)+"/"+c, func(t *testing.T) {
 					out := filepath.Join(t.TempDir(), "k."+string(format))
-					job := Job{Target: "//t:k", Src: src.file, Out: out, Format: format, Chip: mustChip(t, c), Toolkit: tk, O: 3}
+					job := Job{Target: "//t:k", Src: src.file, Out: out, Format: format, Chip: mustChip(t, c), Toolkit: tk, Codegen: Codegen{O: 3}}
 					if err := tools.Compile(context.Background(), job); err != nil {
 						t.Fatal(err)
 					}
@@ -113,7 +113,7 @@ func TestPipelineIRInOneProcess(t *testing.T) {
 		{"testdata/launch.mlir", "sm_80", 1},
 	} {
 		t.Run(fmt.Sprintf("%s/%s/O%d", filepath.Base(tc.src), tc.chip, tc.o), func(t *testing.T) {
-			job := Job{Target: "//t:k", Src: tc.src, Format: FormatISA, Chip: mustChip(t, tc.chip), Toolkit: tk, O: tc.o}
+			job := Job{Target: "//t:k", Src: tc.src, Format: FormatISA, Chip: mustChip(t, tc.chip), Toolkit: tk, Codegen: Codegen{O: tc.o}}
 			if !tools.irToPTXInOne(job) || split.irToPTXInOne(job) {
 				t.Fatal("irToPTXInOne: want clang alone with clang, llvm-link+opt+llc without")
 			}
@@ -123,7 +123,7 @@ func TestPipelineIRInOneProcess(t *testing.T) {
 			}
 		})
 	}
-	job := Job{Target: "//t:k", Src: "testdata/saxpy.mlir", Format: FormatISA, Chip: mustChip(t, "sm_80"), Toolkit: tk, O: 3, FTZ: true}
+	job := Job{Target: "//t:k", Src: "testdata/saxpy.mlir", Format: FormatISA, Chip: mustChip(t, "sm_80"), Toolkit: tk, Codegen: Codegen{O: 3, FTZ: true}}
 	if tools.irToPTXInOne(job) {
 		t.Fatal("FTZ took clang alone")
 	}
@@ -137,7 +137,7 @@ func TestPipelineFTZ(t *testing.T) {
 	tools := findTools(t)
 	for _, ftz := range []bool{false, true} {
 		out := filepath.Join(t.TempDir(), "k.ptx")
-		job := Job{Target: "//t:k", Src: "testdata/saxpy.cu", Out: out, Format: FormatISA, Chip: mustChip(t, "sm_80"), Toolkit: chip.Toolkit{Major: 12, Minor: 4}, O: 3, FTZ: ftz}
+		job := Job{Target: "//t:k", Src: "testdata/saxpy.cu", Out: out, Format: FormatISA, Chip: mustChip(t, "sm_80"), Toolkit: chip.Toolkit{Major: 12, Minor: 4}, Codegen: Codegen{O: 3, FTZ: ftz}}
 		if err := tools.Compile(context.Background(), job); err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func TestPipelineFastMath(t *testing.T) {
 	tools := findTools(t)
 	for _, fast := range []bool{false, true} {
 		out := filepath.Join(t.TempDir(), "k.ptx")
-		job := Job{Target: "//t:k", Src: "testdata/divide.cu", Out: out, Format: FormatISA, Chip: mustChip(t, "sm_80"), Toolkit: chip.Toolkit{Major: 12, Minor: 4}, O: 3, Fast: fast}
+		job := Job{Target: "//t:k", Src: "testdata/divide.cu", Out: out, Format: FormatISA, Chip: mustChip(t, "sm_80"), Toolkit: chip.Toolkit{Major: 12, Minor: 4}, Codegen: Codegen{O: 3, Fast: fast}}
 		if err := tools.Compile(context.Background(), job); err != nil {
 			t.Fatal(err)
 		}
@@ -210,7 +210,7 @@ func TestPipelineErrors(t *testing.T) {
 			outDir := t.TempDir()
 			out := filepath.Join(outDir, "k.cubin")
 			err := tl.Compile(context.Background(), Job{Target: "//t:k", Src: tc.src, Out: out, Format: FormatBin, Chip: mustChip(t, "sm_80"),
-				Toolkit: chip.Toolkit{Major: 12, Minor: 4}, Module: tc.module})
+				Toolkit: chip.Toolkit{Major: 12, Minor: 4}, MLIR: MLIROptions{Module: tc.module}})
 			if err == nil {
 				t.Fatal("compiled")
 			}
@@ -268,7 +268,7 @@ func TestMissingTools(t *testing.T) {
 // Clang options are for CUDA C++ sources; an error without a target names no target.
 func TestClangOptionsCUDAOnly(t *testing.T) {
 	err := Tools{}.Compile(context.Background(), Job{Src: writePTX(t, "7.0", "sm_75"), Out: filepath.Join(t.TempDir(), "k.cubin"),
-		Format: FormatBin, Chip: mustChip(t, "sm_80"), ClangOptions: []string{"-DX"}})
+		Format: FormatBin, Chip: mustChip(t, "sm_80"), CUDA: CUDAOptions{ClangOptions: []string{"-DX"}}})
 	if err == nil || !strings.HasPrefix(err.Error(), "compiling ") || !strings.Contains(err.Error(), "clang options (-DX) apply to CUDA C++ sources only; this is a ptx source") {
 		t.Errorf("error %v", err)
 	}
@@ -288,14 +288,13 @@ func TestNVCC(t *testing.T) {
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	job := Job{Target: "//t:k", Src: src, Chip: mustChip(t, "sm_90"), Toolkit: chip.Toolkit{Major: 12, Minor: 4},
-		O: 3, ClangOptions: []string{"-DSCALE=2.0f", "-iquote", dir}}
+	job := Job{Target: "//t:k", Src: src, Chip: mustChip(t, "sm_90"), Toolkit: chip.Toolkit{Major: 12, Minor: 4}, Codegen: Codegen{O: 3}, CUDA: CUDAOptions{ClangOptions: []string{"-DSCALE=2.0f", "-iquote", dir}}}
 	clangJob := job
 	clangJob.Out, clangJob.Format = filepath.Join(dir, "clang.ptx"), FormatISA
 	if err := tools.Compile(context.Background(), clangJob); err == nil || !strings.Contains(err.Error(), "__stcs") {
 		t.Fatalf("clang compiled code it rejects in practice, or failed otherwise: %v", err)
 	}
-	job.Compiler = CompilerNVCC
+	job.CUDA.Compiler = CompilerNVCC
 	for _, f := range []Format{FormatISA, FormatBin} {
 		j := job
 		j.Format, j.Out = f, filepath.Join(dir, "k."+string(f))
@@ -327,7 +326,7 @@ func TestNVCC(t *testing.T) {
 		t.Errorf("offload with nvcc: %v", err)
 	}
 	j = clangJob
-	j.NvccOptions = []string{"-lineinfo"}
+	j.CUDA.NvccOptions = []string{"-lineinfo"}
 	if err := tools.Compile(context.Background(), j); err == nil || !strings.Contains(err.Error(), "nvcc options (-lineinfo) apply when nvcc is the compiler") {
 		t.Errorf("nvcc options with clang: %v", err)
 	}
@@ -356,7 +355,7 @@ func TestToolsTempInsideTheJob(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			job := Job{Target: "//t:k", Src: tc.src, Chip: mustChip(t, "sm_80"), Toolkit: chip.Toolkit{Major: 12, Minor: 4},
-				Compiler: tc.compiler, Format: FormatBin, Out: filepath.Join(dir, tc.name+".cubin")}
+				Format: FormatBin, Out: filepath.Join(dir, tc.name+".cubin"), CUDA: CUDAOptions{Compiler: tc.compiler}}
 			if err := tools.Compile(context.Background(), job); err != nil {
 				t.Fatalf("with TMPDIR=%s: %v", os.Getenv("TMPDIR"), err)
 			}
@@ -374,7 +373,7 @@ func TestModulePatternCheckedFirst(t *testing.T) {
 	if err := os.WriteFile(src, []byte("module {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err := Tools{}.Compile(context.Background(), Job{Target: "//t:k", Src: src, Out: src + ".ll", Format: FormatLLVM, Module: `kernels\d`})
+	err := Tools{}.Compile(context.Background(), Job{Target: "//t:k", Src: src, Out: src + ".ll", Format: FormatLLVM, MLIR: MLIROptions{Module: `kernels\d`}})
 	if err == nil || !strings.Contains(err.Error(), `--module "kernels\\d"`) || strings.Contains(err.Error(), "mlir-opt") {
 		t.Fatalf("error %v, want the pattern refused before mlir-opt is looked for", err)
 	}

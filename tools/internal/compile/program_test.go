@@ -251,7 +251,7 @@ func TestCompileProgram(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := dir(tc.name)
-			job := Job{Target: "//t:prog", Src: tc.src, Origin: "prog.mlir", Out: out, Format: tc.format, Chip: mustChip(t, tc.chip), Toolkit: tk, O: 3}
+			job := Job{Target: "//t:prog", Src: tc.src, Origin: "prog.mlir", Out: out, Format: tc.format, Chip: mustChip(t, tc.chip), Toolkit: tk, Codegen: Codegen{O: 3}}
 			if err := tools.CompileProgram(context.Background(), job); err != nil {
 				t.Fatal(err)
 			}

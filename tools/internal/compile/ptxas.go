@@ -85,9 +85,9 @@ func (t Tools) explainUnresolved(job Job, what, name string) error {
 	// A fatbin's cubin is compiled from its PTX: the user's source (Origin) says it was CUDA C++.
 	cuda := job.Kind == KindCUDA || (job.Kind == KindPTX && strings.EqualFold(filepath.Ext(job.Origin), ".cu"))
 	switch {
-	case len(job.Link) > 0:
+	case len(job.LLVM.Link) > 0:
 		fix = "define it in one of the sources (an extern declaration is not a definition), or add the source that defines it to them"
-	case job.Kind == KindCUDA && job.Compiler == CompilerNVCC:
+	case job.Kind == KindCUDA && job.CUDA.Compiler == CompilerNVCC:
 		fix += "; using one that another source defines (relocatable device code, rdc) needs clang as the compiler"
 	case cuda && t.Missing == nil:
 		fix += ", or, when another source of the target defines it, set rdc = True on the target, so that its sources are compiled as relocatable device code and linked for each chip"

@@ -47,7 +47,7 @@ func TestRDC(t *testing.T) {
 	bc := map[string]string{}
 	for name := range rdcSources {
 		out := filepath.Join(dir, strings.TrimSuffix(name, ".cu")+".sm_90.bc")
-		job := Job{Target: "//t:k", Src: filepath.Join(dir, name), Out: out, Format: FormatOffload, Chip: sm90, Toolkit: tk, O: 3, RDC: true}
+		job := Job{Target: "//t:k", Src: filepath.Join(dir, name), Out: out, Format: FormatOffload, Chip: sm90, Toolkit: tk, Codegen: Codegen{O: 3}, CUDA: CUDAOptions{RDC: true}}
 		if err := tools.Compile(context.Background(), job); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -68,9 +68,9 @@ func TestRDC(t *testing.T) {
 		{[]string{"use_scale.cu", "scale.cu", "helpers.cu"}, []string{"_Z2kvPf"}},
 	} {
 		for _, format := range []Format{FormatBin, FormatISA} {
-			job := Job{Target: "//t:k", Src: bc[tc.srcs[0]], Out: filepath.Join(t.TempDir(), "k"), Format: format, Chip: sm90, Toolkit: tk, O: 3}
+			job := Job{Target: "//t:k", Src: bc[tc.srcs[0]], Out: filepath.Join(t.TempDir(), "k"), Format: format, Chip: sm90, Toolkit: tk, Codegen: Codegen{O: 3}}
 			for _, s := range tc.srcs[1:] {
-				job.Link = append(job.Link, bc[s])
+				job.LLVM.Link = append(job.LLVM.Link, bc[s])
 			}
 			if err := tools.Compile(context.Background(), job); err != nil {
 				t.Fatalf("%s linked, %s: %v", tc.srcs, format, err)
@@ -99,7 +99,7 @@ func TestUnresolvedExtern(t *testing.T) {
 	byHand.Missing = func(tool, path string) string { return tool }
 	rdc := func(name string) string {
 		out := filepath.Join(t.TempDir(), name+".bc")
-		if err := tools.Compile(context.Background(), Job{Src: filepath.Join(dir, name), Out: out, Format: FormatOffload, Chip: sm90, Toolkit: tk, RDC: true}); err != nil {
+		if err := tools.Compile(context.Background(), Job{Src: filepath.Join(dir, name), Out: out, Format: FormatOffload, Chip: sm90, Toolkit: tk, CUDA: CUDAOptions{RDC: true}}); err != nil {
 			t.Fatal(err)
 		}
 		return out
@@ -127,9 +127,9 @@ func TestUnresolvedExtern(t *testing.T) {
 			[]string{`uses the __device__ variable "scale"`, "set rdc = True", "Unresolved extern variable 'scale'", "command: " + tools.Ptxas}},
 		{"by hand", byHand, Job{Src: filepath.Join(dir, "use_twice.cu")},
 			[]string{`"_Z5twicef"`, "compile each source with gpubuild compile --rdc --format offload, then their bitcode together"}},
-		{"nvcc", tools, Job{Src: filepath.Join(dir, "use_twice.cu"), Compiler: CompilerNVCC},
+		{"nvcc", tools, Job{Src: filepath.Join(dir, "use_twice.cu"), CUDA: CUDAOptions{Compiler: CompilerNVCC}},
 			[]string{`"_Z5twicef"`, "define it in this source; using one that another source defines (relocatable device code, rdc) needs clang"}},
-		{"linked", tools, Job{Src: rdc("use_twice.cu"), Link: []string{rdc("helpers.cu")}, Origin: "use_twice.cu, helpers.cu"},
+		{"linked", tools, Job{Src: rdc("use_twice.cu"), Origin: "use_twice.cu, helpers.cu", LLVM: LLVMOptions{Link: []string{rdc("helpers.cu")}}},
 			[]string{"compiling use_twice.cu, helpers.cu for sm_90", `"_Z5twicef"`, "define it in one of the sources"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -161,12 +161,12 @@ func TestRDCRefused(t *testing.T) {
 		job  Job
 		want string
 	}{
-		{"nvcc", Job{Src: "k.cu", Format: FormatOffload, Compiler: CompilerNVCC, RDC: true}, "rdc needs clang as the CUDA C++ compiler"},
-		{"format bin", Job{Src: "k.cu", Format: FormatBin, RDC: true}, "relocatable device code (RDC) becomes LLVM bitcode (format offload) to link with the other sources' bitcode for the chip, not bin"},
-		{"LLVM IR", Job{Src: "k.ll", Format: FormatOffload, RDC: true}, "relocatable device code (RDC) is compiled from CUDA C++ sources; LLVM IR modules link as they are"},
-		{"MLIR", Job{Src: "k.mlir", Format: FormatOffload, RDC: true}, "rdc links CUDA C++ and LLVM IR sources, and k.mlir is MLIR: give it a module of its own, without rdc"},
-		{"link CUDA C++", Job{Src: "k.cu", Link: []string{"b.bc"}, Format: FormatBin}, "only LLVM IR sources (.ll, .bc) link into one module; k.cu is a cuda source"},
-		{"link PTX", Job{Src: "k.bc", Link: []string{"b.bc", "c.ptx"}, Format: FormatBin}, "compiling k.bc, b.bc, c.ptx for sm_90: only LLVM IR sources (.ll, .bc) link into one module; c.ptx is not LLVM IR"},
+		{"nvcc", Job{Src: "k.cu", Format: FormatOffload, CUDA: CUDAOptions{Compiler: CompilerNVCC, RDC: true}}, "rdc needs clang as the CUDA C++ compiler"},
+		{"format bin", Job{Src: "k.cu", Format: FormatBin, CUDA: CUDAOptions{RDC: true}}, "relocatable device code (RDC) becomes LLVM bitcode (format offload) to link with the other sources' bitcode for the chip, not bin"},
+		{"LLVM IR", Job{Src: "k.ll", Format: FormatOffload, CUDA: CUDAOptions{RDC: true}}, "relocatable device code (RDC) is compiled from CUDA C++ sources; LLVM IR modules link as they are"},
+		{"MLIR", Job{Src: "k.mlir", Format: FormatOffload, CUDA: CUDAOptions{RDC: true}}, "rdc links CUDA C++ and LLVM IR sources, and k.mlir is MLIR: give it a module of its own, without rdc"},
+		{"link CUDA C++", Job{Src: "k.cu", Format: FormatBin, LLVM: LLVMOptions{Link: []string{"b.bc"}}}, "only LLVM IR sources (.ll, .bc) link into one module; k.cu is a cuda source"},
+		{"link PTX", Job{Src: "k.bc", Format: FormatBin, LLVM: LLVMOptions{Link: []string{"b.bc", "c.ptx"}}}, "compiling k.bc, b.bc, c.ptx for sm_90: only LLVM IR sources (.ll, .bc) link into one module; c.ptx is not LLVM IR"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			job := tc.job
@@ -181,8 +181,8 @@ func TestRDCRefused(t *testing.T) {
 
 // Linking sources needs llvm-link, which is checked before any tool runs.
 func TestLinkNeedsLLVMLink(t *testing.T) {
-	err := Tools{Opt: "/bin/sh", Llc: "/bin/sh", Ptxas: "/bin/sh"}.Compile(context.Background(), Job{Target: "//t:k", Src: "a.bc", Link: []string{"b.ll"},
-		Out: filepath.Join(t.TempDir(), "k.cubin"), Format: FormatBin, Chip: mustChip(t, "sm_90"), Toolkit: chip.Toolkit{Major: 12, Minor: 4}})
+	err := Tools{Opt: "/bin/sh", Llc: "/bin/sh", Ptxas: "/bin/sh"}.Compile(context.Background(), Job{Target: "//t:k", Src: "a.bc",
+		Out: filepath.Join(t.TempDir(), "k.cubin"), Format: FormatBin, Chip: mustChip(t, "sm_90"), Toolkit: chip.Toolkit{Major: 12, Minor: 4}, LLVM: LLVMOptions{Link: []string{"b.ll"}}})
 	if err == nil || !strings.Contains(err.Error(), "compiling a.bc, b.ll for sm_90: no llvm-link configured") {
 		t.Errorf("error %v", err)
 	}

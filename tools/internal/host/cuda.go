@@ -59,7 +59,7 @@ type CUDAJob struct {
 	// O is the host code's optimisation level, 0 to 3.
 	O int
 	// ClangOptions are the source's preprocessor options (-I, -D, -include, -std=, ...), as the
-	// device compilation takes them (compile.Job.ClangOptions), in order, after rules_gpu's own.
+	// device compilation takes them (compile.CUDAOptions.ClangOptions), in order, after rules_gpu's own.
 	ClangOptions []string
 	// HostOptions are more clang options of the host compilation only, after ClangOptions.
 	HostOptions []string

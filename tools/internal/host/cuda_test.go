@@ -103,7 +103,7 @@ func TestRDCProgram(t *testing.T) {
 		src := filepath.Join(dir, name)
 		bc := strings.TrimSuffix(src, ".cu") + ".sm_90.bc"
 		if err := tools.Compile(ctx, compile.Job{Target: "//t:k", Src: src, Out: bc, Format: compile.FormatOffload, Chip: sm90,
-			Toolkit: chip.Toolkit{Major: 12, Minor: 4}, O: 2, RDC: true}); err != nil {
+			Toolkit: chip.Toolkit{Major: 12, Minor: 4}, Codegen: compile.Codegen{O: 2}, CUDA: compile.CUDAOptions{RDC: true}}); err != nil {
 			t.Fatal(err)
 		}
 		bitcode = append(bitcode, bc)
@@ -117,8 +117,8 @@ func TestRDCProgram(t *testing.T) {
 		objects = append(objects, obj)
 	}
 	cubin := filepath.Join(dir, "k.sm_90.cubin")
-	if err := tools.Compile(ctx, compile.Job{Target: "//t:k", Src: bitcode[0], Link: bitcode[1:], Out: cubin, Format: compile.FormatBin, Chip: sm90,
-		Toolkit: chip.Toolkit{Major: 12, Minor: 4}, O: 2}); err != nil {
+	if err := tools.Compile(ctx, compile.Job{Target: "//t:k", Src: bitcode[0], Out: cubin, Format: compile.FormatBin, Chip: sm90,
+		Toolkit: chip.Toolkit{Major: 12, Minor: 4}, Codegen: compile.Codegen{O: 2}, LLVM: compile.LLVMOptions{Link: bitcode[1:]}}); err != nil {
 		t.Fatal(err)
 	}
 	img, err := artifact.ReadImage(cubin, 0)
