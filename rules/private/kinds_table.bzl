@@ -20,6 +20,16 @@ EXTENSIONS = {
     "cuda": [".cu"],
 }
 
+# Each format's file extension, with the dot (the per-chip and module files' names).
+FORMAT_EXTENSION = {
+    "bin": ".cubin",
+    "isa": ".ptx",
+    "offload": ".bc",
+    "fatbin": ".fatbin",
+    "jit": ".fatbin",
+    "llvm": ".ll",
+}
+
 # The combinations of a source's kind with its module's format, compiler and rdc that are refused,
 # each with its message ({src}: the source, {format}: the format), in the order they are checked.
 RULES = [

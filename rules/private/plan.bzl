@@ -7,13 +7,11 @@ file per module). A plan is one `GpuLower` per MLIR module, one `GpuCompile` per
 per chip's device link, and one `GpuLink` per fatbin; each `emit_*` declares one kind of action.
 """
 
-load("//rules/private:kinds_table.bzl", "KIND")
+load("//rules/private:kinds_table.bzl", "FORMAT_EXTENSION", "KIND")
 load("//rules/private/actions:compile.bzl", "emit_compile", "emit_lower")
 load("//rules/private/actions:link.bzl", "emit_link")
 
 # The file extension of each per-chip format.
-_EXTENSIONS = {"bin": "cubin", "isa": "ptx", "offload": "bc"}
-
 def source_stem(src):
     """A source's path inside its package, without its extension: the name of its per-chip files.
 
@@ -46,10 +44,10 @@ def _declare(gctx, name, program, chip = None, format = None, what = None):
     if type(what) == "File":
         return gctx.actions.declare_file("%s_rdc/%s.%s.bc" % (name, source_stem(what), chip))
     if program:
-        return gctx.actions.declare_directory("%s_modules/%s" % (name, "%s.%s" % (chip, _EXTENSIONS[format]) if chip else what))
+        return gctx.actions.declare_directory("%s_modules/%s" % (name, chip + FORMAT_EXTENSION[format] if chip else what))
     if chip:
-        return gctx.actions.declare_file("%s.%s.%s" % (name, chip, _EXTENSIONS[format]))
-    return gctx.actions.declare_file(name + {"llvm": ".ll", "fatbin": ".fatbin"}[what])
+        return gctx.actions.declare_file("%s.%s%s" % (name, chip, FORMAT_EXTENSION[format]))
+    return gctx.actions.declare_file(name + FORMAT_EXTENSION[what])
 
 def _lowered_to_ptx(format, opts):
     """Whether an MLIR source's lowering writes every chip's PTX (MLIR's own serializer).

@@ -85,7 +85,28 @@ const (
 	Offload Format = "offload" // LLVM bitcode per chip
 	Fatbin  Format = "fatbin"  // every chip's cubin and the lowest chip's PTX in one file
 	JIT     Format = "jit"     // PTX only, for the driver to compile
+	// Lowered is no module's format but a step's: an MLIR source's device code as LLVM IR, before
+	// any per-chip step (lowering and translation do not depend on the chip, so that one action per
+	// module does them for every chip).
+	Lowered Format = "llvm"
 )
+
+// formatFiles are the extension of each format's files: one chip's for bin, isa and offload (and a
+// program's module's in each chip's directory), the module's for fatbin and jit.
+var formatFiles = []struct {
+	format Format
+	ext    string
+}{{Bin, ".cubin"}, {ISA, ".ptx"}, {Offload, ".bc"}, {Fatbin, ".fatbin"}, {JIT, ".fatbin"}, {Lowered, ".ll"}}
+
+// Extension is the extension, with the dot, of a file in format f; "" for no format of the table.
+func (f Format) Extension() string {
+	for _, ff := range formatFiles {
+		if ff.format == f {
+			return ff.ext
+		}
+	}
+	return ""
+}
 
 // Compiler is the device front end of CUDA C++ sources.
 type Compiler string

@@ -13,6 +13,7 @@ import (
 //
 //   - KIND: each source extension, without the dot (as a Starlark File's extension), to its kind;
 //   - EXTENSIONS: each kind's extensions, with the dot (the rules' allow_files);
+//   - FORMAT_EXTENSION: each format's file extension, with the dot;
 //   - RULES: the combinations refused, each a struct of kind, formats (refused; empty: any),
 //     allowed (every other format refused; empty: any), compiler ("": any), rdc and message, whose
 //     {src} and {format} the rule fills in.
@@ -41,6 +42,12 @@ func WriteStarlark(w io.Writer) error {
 	p("EXTENSIONS = {\n")
 	for _, r := range kindTable {
 		p("    %s: %s,\n", q(string(r.kind)), list(append([]string(nil), r.exts...)))
+	}
+	p("}\n\n")
+	p("# Each format's file extension, with the dot (the per-chip and module files' names).\n")
+	p("FORMAT_EXTENSION = {\n")
+	for _, ff := range formatFiles {
+		p("    %s: %s,\n", q(string(ff.format)), q(ff.ext))
 	}
 	p("}\n\n")
 	p("# The combinations of a source's kind with its module's format, compiler and rdc that are refused,\n")

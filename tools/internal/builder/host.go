@@ -10,6 +10,7 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
 	"github.com/rulesgpu/rules_gpu/tools/internal/host"
 	programs "github.com/rulesgpu/rules_gpu/tools/internal/modules"
+	"github.com/rulesgpu/rules_gpu/tools/kinds"
 )
 
 const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2] [--clang PATH] [--cuda-path DIR]
@@ -96,7 +97,7 @@ func (h helper) hostMLIR(ctx context.Context, c *cmdline.Command, o cmdline.Comm
 	} else if ch.Virtual {
 		return c.UsageError("--chip %v", chip.VirtualError(ch))
 	}
-	mods, err := programs.Read(modules, ".fatbin")
+	mods, err := programs.Read(modules, kinds.Fatbin.Extension())
 	if err != nil {
 		return o.Wrap(err)
 	}

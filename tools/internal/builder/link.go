@@ -12,7 +12,9 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
 	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
+	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
 	"github.com/rulesgpu/rules_gpu/tools/internal/modules"
+	"github.com/rulesgpu/rules_gpu/tools/kinds"
 )
 
 const linkUsage = `usage: gpubuild link -o OUT.fatbin [--compress none|lz4|zstd] [--compress-all] [--ident ID] [--ptx-options OPTS] [CHIP=]FILE...
@@ -78,7 +80,7 @@ func runLink(_ context.Context, env cmdline.Env, args []string) error {
 // in the directories' order) into out/NAME.fatbin. Every directory must hold the same modules.
 // The fatbins appear together, or none.
 func linkProgram(dirs []string, out string, opts artifact.LinkOptions) error {
-	names, paths, err := modules.Join(dirs, ".cubin", ".ptx")
+	names, paths, err := modules.Join(dirs, compile.FormatBin.Extension(), compile.FormatISA.Extension())
 	if err != nil {
 		return err
 	}
@@ -96,7 +98,7 @@ func linkProgram(dirs []string, out string, opts artifact.LinkOptions) error {
 		if err != nil {
 			return fmt.Errorf("module %s: %w", name, err)
 		}
-		files = append(files, atomicfile.File{Path: filepath.Join(out, name+".fatbin"), Data: data})
+		files = append(files, atomicfile.File{Path: filepath.Join(out, name+kinds.Fatbin.Extension()), Data: data})
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err

@@ -146,13 +146,13 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 		cj := job.withChip(c)
 		for _, name := range names {
 			mj := cj
-			path := filepath.Join(dir, c.String()+".ptx")
+			path := filepath.Join(dir, c.String()+FormatISA.Extension())
 			if stem != "" {
-				path = filepath.Join(dir, stem+"."+c.String()+".ptx")
+				path = filepath.Join(dir, stem+"."+c.String()+FormatISA.Extension())
 			}
 			if program {
 				mj.Origin = job.sources() + " (gpu.module @" + name + ")"
-				path = filepath.Join(path, name+".ptx")
+				path = filepath.Join(path, name+FormatISA.Extension())
 			}
 			data := ptx[name][c.String()]
 			if err := mj.checkKernels(data); err != nil {
@@ -164,10 +164,10 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 	if program {
 		ours := map[string]bool{}
 		for _, n := range names {
-			ours[n+".ptx"] = true
+			ours[n+FormatISA.Extension()] = true
 		}
 		for _, c := range chips {
-			if err := modules.Prepare(filepath.Join(dir, c.String()+".ptx"), func(name string) bool { return ours[name] }); err != nil {
+			if err := modules.Prepare(filepath.Join(dir, c.String()+FormatISA.Extension()), func(name string) bool { return ours[name] }); err != nil {
 				return job.withChip(c).fail(nil, "", err)
 			}
 		}

@@ -94,14 +94,14 @@ func (t Tools) LowerProgram(ctx context.Context, job Job) ([]string, error) {
 			return nil, job.fail(nil, "", err)
 		}
 		body := strings.TrimRight(strings.TrimPrefix(string(text[m.BodyStart:m.BodyEnd]), "\n"), " \t")
-		out := step(m.Name + ".ll")
+		out := step(m.Name + FormatLLVM.Extension())
 		mjob := job
 		mjob.Origin = job.sources() + " (gpu.module @" + m.Name + ")"
 		if err := t.translateBody(ctx, mjob, body, step(m.Name+".device.mlir"), out); err != nil {
 			return nil, err
 		}
 		names = append(names, m.Name)
-		files[m.Name+".ll"] = out
+		files[m.Name+FormatLLVM.Extension()] = out
 	}
 	if len(names) == 0 {
 		return nil, job.fail(nil, "", errors.New("no gpu.module or gpu.launch in the program: a GPU program launches kernels of a gpu.module (gpu.launch_func), or gpu.launch regions"))
@@ -154,19 +154,16 @@ func moduleBody(printed []byte, pattern string) (string, error) {
 	return strings.TrimRight(strings.TrimPrefix(body, "\n"), " \t"), nil
 }
 
-// Extensions are the file extensions of the per-chip formats' files.
-var Extensions = map[Format]string{FormatBin: ".cubin", FormatISA: ".ptx", FormatOffload: ".bc", FormatLLVM: ".ll"}
-
 // CompileProgram compiles every module of a program for job.Chip: each file NAME.ll, NAME.bc or NAME.ptx of
 // the directory job.Src (what LowerProgram, or a CompileProgram to PTX, wrote) becomes NAME.cubin,
 // NAME.ptx or NAME.bc, by job.Format, in the directory job.Out. Errors name job.Origin (the
 // program) and the module. The files appear only when every module compiled.
 func (t Tools) CompileProgram(ctx context.Context, job Job) error {
-	ext, ok := Extensions[job.Format]
-	if !ok || job.Format == FormatLLVM {
+	ext := job.Format.Extension()
+	if job.Format != FormatBin && job.Format != FormatISA && job.Format != FormatOffload {
 		return job.fail(nil, "", fmt.Errorf("a program's modules compile to bin, isa or offload, not %s", job.Format))
 	}
-	mods, err := modules.Read(job.Src, ".ll", ".bc", ".ptx")
+	mods, err := modules.Read(job.Src, FormatLLVM.Extension(), FormatOffload.Extension(), FormatISA.Extension())
 	if err != nil {
 		return job.fail(nil, "", err)
 	}

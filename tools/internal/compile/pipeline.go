@@ -48,7 +48,7 @@ const (
 	// FormatPCH (pch.go) is a precompiled header of clang's CUDA headers.
 	// FormatLLVM is an MLIR source's device code as LLVM IR, before any per-chip step: lowering and
 	// translation do not depend on the chip, so one action per module can do them for every chip.
-	FormatLLVM Format = "llvm"
+	FormatLLVM = kinds.Lowered
 )
 
 // ParseFormat reads offload, isa or bin.

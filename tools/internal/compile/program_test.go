@@ -255,11 +255,11 @@ func TestCompileProgram(t *testing.T) {
 			if err := tools.CompileProgram(context.Background(), job); err != nil {
 				t.Fatal(err)
 			}
-			if got, want := dirNames(t, out), withExt(programNames(), Extensions[tc.format]); !slices.Equal(got, want) {
+			if got, want := dirNames(t, out), withExt(programNames(), tc.format.Extension()); !slices.Equal(got, want) {
 				t.Fatalf("%s holds %q, want %q", out, got, want)
 			}
 			for _, m := range programModules {
-				path := filepath.Join(out, m.name+Extensions[tc.format])
+				path := filepath.Join(out, m.name+tc.format.Extension())
 				if tc.format == FormatOffload {
 					if data, _ := os.ReadFile(path); !bytes.HasPrefix(data, []byte("BC\xc0\xde")) {
 						t.Errorf("%s is not LLVM bitcode", path)

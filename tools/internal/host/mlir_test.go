@@ -137,7 +137,7 @@ func TestMLIR(t *testing.T) {
 		if err := tools.CompileProgram(context.Background(), compile.Job{Src: ll, Out: out, Format: c.format, Chip: mustChip(t, c.chip), Toolkit: tk}); err != nil {
 			t.Fatal(err)
 		}
-		dirs = append(dirs, dir{out, compile.Extensions[c.format]})
+		dirs = append(dirs, dir{out, c.format.Extension()})
 	}
 	// Each module's fatbin, as gpubuild link --program makes it.
 	binaries := map[string][]byte{}
