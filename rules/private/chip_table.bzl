@@ -46,6 +46,9 @@ CHIPS = [
 # The message for a virtual chip where a real one is wanted ({chip}: the chip, {real}: its real chip).
 VIRTUAL_CHIP = "{chip} is a virtual chip (PTX); name real chips, such as {real}: a fatbin carries PTX for its lowest chip, and format jit only PTX"
 
+# The message for a chip that a list names twice ({chip}: the chip, {list}: the attribute or flag).
+DUPLICATE_CHIP = "chip {chip} is listed twice in {list}: name each chip once"
+
 # The message for a chip name not in the table (%s: the name).
 UNKNOWN_CHIP = "unknown chip %s: not in the chip table (known: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_88, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_100f, sm_101, sm_101a, sm_101f, sm_103, sm_103a, sm_103f, sm_110, sm_110a, sm_110f, sm_120, sm_120a, sm_120f, sm_121, sm_121a, sm_121f; see docs/chips.md)"
 

@@ -6,7 +6,7 @@ chip table and the kinds table, both generated from Go), then plan their actions
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//rules/private:cc.bzl", "cuda_compilation", "has_cuda_attrs")
-load("//rules/private:chip_table.bzl", "CHIPS", "UNKNOWN_CHIP", "UNSUPPORTED", "VIRTUAL_CHIP")
+load("//rules/private:chip_table.bzl", "CHIPS", "DUPLICATE_CHIP", "UNKNOWN_CHIP", "UNSUPPORTED", "VIRTUAL_CHIP")
 load("//rules/private:context.bzl", "BUILDER_ATTRS")
 load("//rules/private:kinds_table.bzl", "KIND", "RULES")
 load("//rules/private:providers.bzl", "GpuPchInfo")
@@ -155,12 +155,11 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
     chips = ctx.attr.chips or ctx.attr._default_chips[BuildSettingInfo].value
     if not chips:
         fail("%s: chips is empty; name at least one chip, e.g. chips = [\"sm_90\"], or set --@rules_gpu//gpu:chips" % label)
-    seen = {}
-    for chip in chips:
-        if chip in seen:
-            fail("%s: chip %s is listed twice in chips" % (label, chip))
-        seen[chip] = True
-    check_chips(label, "chips" if ctx.attr.chips else "--@rules_gpu//gpu:chips", chips, cuda.version)
+    chips_from = "chips" if ctx.attr.chips else "--@rules_gpu//gpu:chips"
+    for i, chip in enumerate(chips):
+        if chip in chips[:i]:
+            fail("%s: %s" % (label, DUPLICATE_CHIP.format(chip = chip, list = chips_from)))
+    check_chips(label, chips_from, chips, cuda.version)
     ptx = getattr(ctx.attr, "ptx", [])
     if ptx:
         check_chips(label, "ptx", ptx, cuda.version)
@@ -172,7 +171,7 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
             fail("%s: ptx: format jit is one PTX file, and ptx names %d chips: name one, or use format = \"fatbin\"" % (label, len(ptx)))
         for i, chip in enumerate(ptx):
             if chip in ptx[:i]:
-                fail("%s: chip %s is listed twice in ptx" % (label, chip))
+                fail("%s: %s" % (label, DUPLICATE_CHIP.format(chip = chip, list = "ptx")))
     if not has_cu and has_cuda_attrs(ctx):
         fail("%s: hdrs, deps, includes, defines and copts are for CUDA C++ sources (.cu); %s is not one: remove them" % (label, src.short_path))
     if has_cu and compiler == "nvcc":

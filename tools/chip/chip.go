@@ -111,6 +111,15 @@ func VirtualError(c Chip) error {
 	return errors.New(strings.NewReplacer("{chip}", c.String(), "{real}", real.String()).Replace(virtualChip))
 }
 
+// duplicateChip is the message for a chip that a list names twice: {chip} stands for the chip,
+// {list} for the list (an attribute, a flag). WriteStarlark renders it for the rules.
+const duplicateChip = "chip {chip} is listed twice in {list}: name each chip once"
+
+// DuplicateError is the error for chip c named twice in list.
+func DuplicateError(c Chip, list string) error {
+	return errors.New(strings.NewReplacer("{chip}", c.String(), "{list}", list).Replace(duplicateChip))
+}
+
 // knownChips says which chips there are and where to read about them.
 func knownChips() string {
 	names := make([]string, len(arches))

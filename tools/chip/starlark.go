@@ -12,6 +12,7 @@ import (
 //
 //   - CHIPS: every real target, in table order;
 //   - VIRTUAL_CHIP: the message for a virtual chip, with "{chip}" and "{real}";
+//   - DUPLICATE_CHIP: the message for a chip listed twice, with "{chip}" and "{list}";
 //   - UNKNOWN_CHIP: the message for a name not in the table, with "%s" for the name;
 //   - UNSUPPORTED: for each toolkit release, the chips it cannot compile and Check's message for each;
 //   - FAMILY: each chip's family (Chip.Family), the pool key of the GPU tests that run on it.
@@ -31,6 +32,8 @@ func WriteStarlark(w io.Writer) error {
 	p("]\n\n")
 	p("# The message for a virtual chip where a real one is wanted ({chip}: the chip, {real}: its real chip).\n")
 	p("VIRTUAL_CHIP = %s\n\n", strconv.Quote(virtualChip))
+	p("# The message for a chip that a list names twice ({chip}: the chip, {list}: the attribute or flag).\n")
+	p("DUPLICATE_CHIP = %s\n\n", strconv.Quote(duplicateChip))
 	p("# The message for a chip name not in the table (%%s: the name).\n")
 	p("UNKNOWN_CHIP = %s\n\n", strconv.Quote(unknownChipFormat()))
 	p("# Per toolkit release: each chip it cannot compile, and why (tools/chip Toolkit.Check).\n")

@@ -61,7 +61,7 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 	targets := map[chip.Chip]mlir.Target{}
 	for _, c := range chips {
 		if _, ok := targets[c]; ok {
-			return job.fail(nil, "", fmt.Errorf("%s is listed twice", c))
+			return job.fail(nil, "", chip.DuplicateError(c, "--chips"))
 		}
 		cj := job.withChip(c)
 		if c.Virtual {
