@@ -82,7 +82,6 @@ step "bazel test //... (WORKSPACE mode, in an output base of its own)"
 # command finds both cached. The nested-Bazel tests are bzlmod users' repositories (.bazelrc).
 workspace_base="$(bazel info output_base)-workspace"
 bazel --output_base="$workspace_base" test --config=workspace //...
-bazel --output_base="$workspace_base" shutdown
 
 step "the seed artifact is refused at build time for an sm_90 runner"
 if out=$(bazel build //examples/seed:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1); then
