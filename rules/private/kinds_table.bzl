@@ -12,6 +12,10 @@ KIND = {
     "cu": "cuda",
 }
 
+def kind_of(src):
+    """The kind of a source File, by its extension (KIND); None for no kind of the table."""
+    return KIND.get(src.extension.lower())
+
 # Each kind's extensions, with the dot (allow_files).
 EXTENSIONS = {
     "mlir": [".mlir"],

@@ -8,7 +8,7 @@ load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//rules/private:cc.bzl", "cuda_compilation", "has_cuda_attrs")
 load("//rules/private:chip_table.bzl", "CHIPS", "DUPLICATE_CHIP", "UNKNOWN_CHIP", "UNSUPPORTED", "VIRTUAL_CHIP")
 load("//rules/private:context.bzl", "BUILDER_ATTRS")
-load("//rules/private:kinds_table.bzl", "KIND", "RULES")
+load("//rules/private:kinds_table.bzl", "RULES", "kind_of")
 load("//rules/private:providers.bzl", "GpuPchInfo")
 load("//rules/private/actions:check.bzl", "emit_check")
 
@@ -79,10 +79,6 @@ def check_chips(label, attr, chips, toolkit):
         why = UNSUPPORTED.get(toolkit, {}).get(chip) if toolkit else None
         if why:
             fail("%s: %s: %s; fix: change the chip, or use a toolkit that supports it" % (label, attr, why))
-
-def kind_of(src):
-    """The source kind of a File (tools/kinds' table): mlir, llvm, ptx, cuda, or None."""
-    return KIND.get(src.extension.lower())
 
 def unlinkable(src):
     """Why `src` cannot be linked with other sources (tools/kinds' rdc rule for its kind), or None.

@@ -7,7 +7,7 @@ file per module). A plan is one `GpuLower` per MLIR module, one `GpuCompile` per
 per chip's device link, and one `GpuLink` per fatbin; each `emit_*` declares one kind of action.
 """
 
-load("//rules/private:kinds_table.bzl", "FORMAT_EXTENSION", "KIND")
+load("//rules/private:kinds_table.bzl", "FORMAT_EXTENSION", "kind_of")
 load("//rules/private/actions:compile.bzl", "emit_compile", "emit_lower")
 load("//rules/private/actions:link.bzl", "emit_link")
 
@@ -100,7 +100,7 @@ def plan_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
       the fatbin, the jit PTX, or each chip's file).
     """
     src = srcs[0]
-    kind = KIND.get(src.extension.lower())
+    kind = kind_of(src)
     if format not in ["fatbin", "jit"]:
         ptx_chips = []
 
@@ -114,7 +114,7 @@ def plan_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
             by_chip[chip] = []
         for s in srcs:
             for chip in all_chips:
-                if KIND.get(s.extension.lower()) == "cuda":
+                if kind_of(s) == "cuda":
                     bc = _declare(gctx, name, program, chip = chip, what = s)
                     emit_compile(gctx, srcs = [s], chip = chip, format = "offload", out = bc, opts = opts, rdc = True)
                     by_chip[chip].append(bc)

@@ -11,7 +11,8 @@ import (
 // WriteStarlark renders the table for the rules' analysis-time checks
 // (rules/private/kinds_table.bzl):
 //
-//   - KIND: each source extension, without the dot (as a Starlark File's extension), to its kind;
+//   - KIND: each source extension, without the dot (as a Starlark File's extension), to its kind,
+//     and kind_of(File), the kind of a source;
 //   - EXTENSIONS: each kind's extensions, with the dot (the rules' allow_files);
 //   - FORMAT_EXTENSION: each format's file extension, with the dot;
 //   - RULES: the combinations refused, each a struct of kind, formats (refused; empty: any),
@@ -38,6 +39,9 @@ func WriteStarlark(w io.Writer) error {
 		}
 	}
 	p("}\n\n")
+	p("def kind_of(src):\n")
+	p("    \"\"\"The kind of a source File, by its extension (KIND); None for no kind of the table.\"\"\"\n")
+	p("    return KIND.get(src.extension.lower())\n\n")
 	p("# Each kind's extensions, with the dot (allow_files).\n")
 	p("EXTENSIONS = {\n")
 	for _, r := range kindTable {

@@ -1,7 +1,7 @@
 """The compile actions (`gpubuilder compile`): GpuLower, a module lowered once for every chip; GpuCompile, one chip's artifact."""
 
 load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "add_tools", "builder_args", "run_builder")
-load("//rules/private:kinds_table.bzl", "KIND")
+load("//rules/private:kinds_table.bzl", "kind_of")
 
 def pch_key(chip, opt_level, fast_math):
     """The key of a precompiled header in GpuPchInfo.pchs: what clang checks when it loads one.
@@ -82,7 +82,7 @@ def add_clang_cuda(args, cuda, llvm):
 def _pch_of(opts, src, chip, format, rdc, nvcc):
     """The precompiled header a compile of `src` loads: for clang to PTX or a cubin, when the compile's only options are include directories; else None."""
     pchs = getattr(opts, "pch", None)
-    if not pchs or KIND.get(src.extension.lower()) != "cuda" or nvcc or rdc or format not in ["isa", "bin"]:
+    if not pchs or kind_of(src) != "cuda" or nvcc or rdc or format not in ["isa", "bin"]:
         return None
     project = opts.cuda
     if project and (project.defines or project.copts):
@@ -154,7 +154,7 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
       program: every module of an MLIR program, each its own file (`gpubuilder compile --program`).
     """
     src = srcs[0]
-    nvcc = KIND.get(src.extension.lower()) == "cuda" and opts.compiler == "nvcc"
+    nvcc = kind_of(src) == "cuda" and opts.compiler == "nvcc"
     args, inputs, tools = _compile_args(gctx, srcs = srcs, origin = origin, chips = [chip], name = None, format = format, opts = opts, program = program, lower = False, rdc = rdc)
     pch = _pch_of(opts, src, chip, format, rdc, nvcc)
     if pch:
@@ -184,7 +184,7 @@ def _compile_args(gctx, *, srcs, origin, chips, name, format, opts, program, low
     """
     src = srcs[0]
     cuda = gctx.cuda
-    kind = KIND.get(src.extension.lower())
+    kind = kind_of(src)
     nvcc = kind == "cuda" and opts.compiler == "nvcc"
     llvm = gctx.llvm if kind != "ptx" and not nvcc else None
     args = builder_args(gctx)
