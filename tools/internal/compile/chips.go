@@ -74,7 +74,7 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 		targets[c] = t.target(job, c, ptx)
 		passes = append(passes, targets[c].Pass())
 	}
-	if !present(t.MLIROpt) {
+	if !Found(t.MLIROpt) {
 		return job.fail(nil, "", errors.New(t.missing("mlir-opt", t.MLIROpt)))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {

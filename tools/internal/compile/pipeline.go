@@ -524,15 +524,15 @@ func (t Tools) check(job Job) error {
 		need = append(need, [2]string{"ptxas", t.Ptxas})
 	}
 	for _, n := range need {
-		if !present(n[1]) {
+		if !Found(n[1]) {
 			return job.fail(nil, "", errors.New(t.missing(n[0], n[1])))
 		}
 	}
 	return nil
 }
 
-// runnable says whether a tool is configured and found: an existing path, or a program on PATH.
-func present(tool string) bool {
+// Found says whether a tool is configured and found: an existing path, or a program on PATH.
+func Found(tool string) bool {
 	if tool == "" {
 		return false
 	}
@@ -629,7 +629,7 @@ func (job Job) exec(ctx context.Context, stage string, cmd ...string) error {
 
 // run is exec, and returns what the tool printed (standard output and error) when it succeeds.
 func (job Job) run(ctx context.Context, stage string, cmd ...string) (string, error) {
-	if !present(cmd[0]) {
+	if !Found(cmd[0]) {
 		explain := job.missing
 		if explain == nil {
 			explain = ToolchainMissing
@@ -677,7 +677,7 @@ func (t Tools) optimise(ctx context.Context, job Job, src string, step func(stri
 		return "", err
 	}
 	if bytes.Contains(ir, []byte("@__nv_")) {
-		if !present(t.Libdevice) {
+		if !Found(t.Libdevice) {
 			return "", job.fail(nil, "", errors.New("the module calls libdevice (__nv_ functions) but "+t.missing("libdevice", t.Libdevice)))
 		}
 		linked := step("linked.bc")
@@ -723,7 +723,7 @@ func (t Tools) irToPTX(ctx context.Context, job Job, ptx chip.PTX, src, out stri
 		"-target-feature", fmt.Sprintf("+ptx%d%d", ptx.Major, ptx.Minor), "-O" + strconv.Itoa(min(job.O, 3)),
 		"-S", "-x", "ir", src, "-o", out}
 	if bytes.Contains(ir, []byte("@__nv_")) {
-		if !present(t.Libdevice) {
+		if !Found(t.Libdevice) {
 			return job.fail(nil, "", errors.New("the module calls libdevice (__nv_ functions) but "+t.missing("libdevice", t.Libdevice)))
 		}
 		args = append(args, "-mlink-builtin-bitcode", t.Libdevice)

@@ -59,23 +59,6 @@ func programNames() []string {
 	return names
 }
 
-// dirNames lists a directory's entries; nil when it does not exist.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
 // withExt is names, each with ext, sorted (as a directory lists them).
 func withExt(names []string, ext string) []string {
 	var out []string
@@ -143,10 +126,10 @@ func TestLowerProgram(t *testing.T) {
 			if !slices.Equal(names, order) {
 				t.Errorf("modules %q; mlir-opt --gpu-kernel-outlining gives %q", names, order)
 			}
-			if got, want := dirNames(t, out), withExt(tc.want, ".ll"); !slices.Equal(got, want) {
+			if got, want := testtool.DirNames(t, out), withExt(tc.want, ".ll"); !slices.Equal(got, want) {
 				t.Errorf("%s holds %q, want %q", out, got, want)
 			}
-			if got := dirNames(t, parent); !slices.Equal(got, []string{"ll"}) {
+			if got := testtool.DirNames(t, parent); !slices.Equal(got, []string{"ll"}) {
 				t.Errorf("left beside the output directory: %q", got)
 			}
 			for _, name := range tc.want {
@@ -168,7 +151,7 @@ func TestLowerProgram(t *testing.T) {
 	if _, err := tools.LowerProgram(context.Background(), Job{Src: "testdata/launch.mlir", Out: out}); err != nil {
 		t.Fatal(err)
 	}
-	if got := dirNames(t, out); !slices.Equal(got, []string{"main_kernel.ll"}) {
+	if got := testtool.DirNames(t, out); !slices.Equal(got, []string{"main_kernel.ll"}) {
 		t.Errorf("%s holds %q", out, got)
 	}
 }
@@ -201,7 +184,7 @@ func TestLowerProgramErrors(t *testing.T) {
 					t.Errorf("error does not contain %q:\n%v", want, err)
 				}
 			}
-			if got := dirNames(t, parent); len(got) != 0 {
+			if got := testtool.DirNames(t, parent); len(got) != 0 {
 				t.Errorf("left behind: %q", got)
 			}
 		})
@@ -214,7 +197,7 @@ func TestLowerProgramErrors(t *testing.T) {
 		!strings.Contains(err.Error(), "holds old_kernel.ll, which is not a module of this program: give an empty directory, or remove it") {
 		t.Errorf("into a directory with a stale module: %v", err)
 	}
-	if got := dirNames(t, out); len(got) != 1 || got[0] != "old_kernel.ll" {
+	if got := testtool.DirNames(t, out); len(got) != 1 || got[0] != "old_kernel.ll" {
 		t.Errorf("the directory holds %q afterwards, want only %s", got, stale)
 	}
 	// A missing tool is refused before any runs.
@@ -255,7 +238,7 @@ func TestCompileProgram(t *testing.T) {
 			if err := tools.CompileProgram(context.Background(), job); err != nil {
 				t.Fatal(err)
 			}
-			if got, want := dirNames(t, out), withExt(programNames(), tc.format.Extension()); !slices.Equal(got, want) {
+			if got, want := testtool.DirNames(t, out), withExt(programNames(), tc.format.Extension()); !slices.Equal(got, want) {
 				t.Fatalf("%s holds %q, want %q", out, got, want)
 			}
 			for _, m := range programModules {
@@ -283,7 +266,7 @@ func TestCompileProgram(t *testing.T) {
 			}
 		})
 	}
-	if got := dirNames(t, root); len(got) != 7 {
+	if got := testtool.DirNames(t, root); len(got) != 7 {
 		t.Errorf("%s holds %q: temporary directories left?", root, got)
 	}
 }
@@ -337,14 +320,14 @@ func TestCompileProgramErrors(t *testing.T) {
 			job := Job{Target: "//t:prog", Src: in, Origin: tc.origin, Out: filepath.Join(parent, "sm90"), Format: format, Chip: mustChip(t, "sm_90"), Toolkit: tk}
 			err := tools.CompileProgram(context.Background(), job)
 			if err == nil {
-				t.Fatalf("compiled: %q", dirNames(t, job.Out))
+				t.Fatalf("compiled: %q", testtool.DirNames(t, job.Out))
 			}
 			for _, want := range tc.want {
 				if want = strings.ReplaceAll(want, "DIR", in); !strings.Contains(err.Error(), want) {
 					t.Errorf("error does not contain %q:\n%v", want, err)
 				}
 			}
-			if got := dirNames(t, parent); len(got) != 0 {
+			if got := testtool.DirNames(t, parent); len(got) != 0 {
 				t.Errorf("left behind: %q", got)
 			}
 		})

@@ -63,23 +63,6 @@ func lowerProgram(t *testing.T, tools compile.Tools) string {
 	return out
 }
 
-// dirNames lists a directory's entries; nil when it does not exist.
-func dirNames(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	return names
-}
-
 func mustChip(t *testing.T, s string) chip.Chip {
 	t.Helper()
 	c, err := chip.Parse(s)
@@ -182,7 +165,7 @@ func TestMLIR(t *testing.T) {
 			t.Errorf("the object does not hold the fatbin of gpu.module @%s", name)
 		}
 	}
-	if got := dirNames(t, outDir); !slices.Equal(got, []string{"prog.o"}) {
+	if got := testtool.DirNames(t, outDir); !slices.Equal(got, []string{"prog.o"}) {
 		t.Errorf("left beside the object: %q", got)
 	}
 }
@@ -281,7 +264,7 @@ func TestMLIRErrors(t *testing.T) {
 					t.Errorf("error does not contain %q:\n%v", want, err)
 				}
 			}
-			if got := dirNames(t, dir); len(got) != 0 {
+			if got := testtool.DirNames(t, dir); len(got) != 0 {
 				t.Errorf("left behind: %q", got)
 			}
 		})

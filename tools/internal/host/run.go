@@ -26,7 +26,7 @@ func hostError(target, src string, cmd []string, stderr string, err error) error
 // first tool that is not configured or not found: each is its name and its configured path.
 func need(tools compile.Tools, want ...[2]string) error {
 	for _, n := range want {
-		if present(n[1]) {
+		if compile.Found(n[1]) {
 			continue
 		}
 		explain := tools.Missing
@@ -36,18 +36,6 @@ func need(tools compile.Tools, want ...[2]string) error {
 		return errors.New(explain(n[0], n[1]))
 	}
 	return nil
-}
-
-// present says whether a tool is configured and found: an existing path, or a program on PATH.
-func present(tool string) bool {
-	if tool == "" {
-		return false
-	}
-	if _, err := os.Stat(tool); err == nil {
-		return true
-	}
-	_, err := exec.LookPath(tool)
-	return err == nil
 }
 
 // run runs one tool of a stage, with TMPDIR in the job's temporary directory tmp (compile.ToolEnv);

@@ -2,7 +2,8 @@
 // (ptxas, cuobjdump, mlir-opt-21, ...): from an environment variable, which Bazel tests set to a
 // runfiles path of the toolchain's tool, or else on PATH, as in the build environment (env/env.sh
 // run go test ./...), a test whose tool is not there being skipped, saying how to get it; and it
-// writes their input files, and checks the files generated from Go tables (Generated).
+// writes their input files, lists what a directory holds (DirNames), and checks the files
+// generated from Go tables (Generated).
 package testtool
 
 import (
@@ -64,4 +65,22 @@ func Generated(t testing.TB, path string, want []byte, update bool, regenerate s
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s is stale: run %s", path, regenerate)
 	}
+}
+
+// DirNames lists a directory's entries, in name order: what a step left there; nil when the
+// directory does not exist.
+func DirNames(t testing.TB, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
 }
