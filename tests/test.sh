@@ -73,18 +73,22 @@ found=$(git ls-files 'tests/integration/*/BUILD.bazel' 'tests/integration/*/**/B
 echo "$(git ls-files "${module_dirs[@]}" | wc -l) module files, all in //tests:module_files; $(grep -c . <<<"$found") users' repository packages, all deleted"
 
 step "bazel test //... (bzlmod; every action in linux-sandbox, without network; the nested-Bazel tests, tagged local, outside it)"
-# The nested-Bazel tests (tests/integration, //tests:remote_test) run a Bazel of their own with its
+# The nested-Bazel tests (tests/integration, //tests:remote_*_test) run a Bazel of their own with its
 # output root outside any sandbox; their results are cached, as every test's.
 bazel test --spawn_strategy=linux-sandbox --strategy=TestRunner=linux-sandbox,local --sandbox_default_allow_network=false //...
 
-step "WORKSPACE mode, in an output base of its own: everything builds, the examples' and the analysis tests pass"
+step "WORKSPACE mode, in an output base of its own: everything is analysed; one target of each rule builds, and the analysis tests pass"
 # Its own output base, so that neither mode's outputs replace the other's and a second run of this
-# command finds both cached. The Go tests are the same code and tools in either mode, run above:
-# here they are built, not run again. The nested-Bazel tests are bzlmod users' repositories
-# (.bazelrc leaves them out).
+# command finds both cached. What differs between the modes is how repositories and toolchains are
+# set up (WORKSPACE's macros, third_party/go_repositories.bzl), not what the rules do: every target
+# is analysed, and one of each kind is built (the helper, gpu_module from MLIR, CUDA C++ and PTX,
+# gpu_go_library, gpu_cc_library, a gpu_test program with its Go runtime, cuda_library with host code
+# in a gpu_cc_test); the bzlmod run above builds and tests the rest. The nested-Bazel tests are bzlmod
+# users' repositories (.bazelrc leaves them out).
 workspace_base="$(bazel info output_base)-workspace"
-bazel --output_base="$workspace_base" build --config=workspace //...
-bazel --output_base="$workspace_base" test --config=workspace //examples/... //tests/core/...
+bazel --output_base="$workspace_base" build --config=workspace --nobuild //...
+bazel --output_base="$workspace_base" test --config=workspace //tests/core/... //examples/saxpy/... \
+  //examples/mlir:seed_fatbin_test //examples/cuda:cuda_test
 
 step "the seed artifact is refused at build time for an sm_90 runner"
 if out=$(bazel build //examples/seed:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1); then
