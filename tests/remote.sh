@@ -150,12 +150,18 @@ if [ "$part" = examples ]; then
   # helper and the Go and C++ toolchains' outputs come from the cache (four builds the helper again).
   build clean "$base/clean/elsewhere/checkout" "examples" --remote_cache="$cache_grpc" \
     --modify_execution_info="($rules_gpu_mnemonics)=+no-remote-cache"
-  artifacts='^bazel-out/[^/]*/bin/examples/.*\.(cubin|ptx|bc|fatbin|go|h|c) '
+  # artifacts LOG: the GPU artifacts of a build, from its log: the outputs of rules_gpu's own spawns
+  # (rules_go's, such as a go_test's testmain.go, are the Go toolchain's, and in the clean copy they
+  # come from the cache).
+  artifacts() {
+    execlog outputs "$1" "(?!(?:$rules_gpu_mnemonics)\$).*" |
+      grep -E '^bazel-out/[^/]*/bin/examples/.*\.(cubin|ptx|bc|fatbin|go|h|c) ' | grep -v '\.runfiles/'
+  }
+  artifacts "$base/one.examples.json" >"$base/one.artifacts"
   if [ -s "$base/clean.examples.json" ]; then
-    # Only the outputs of rules_gpu's own spawns, each of which ran here: an artifact that came from
-    # the cache would be missing, and the comparison fails.
-    execlog outputs "$base/clean.examples.json" "(?!(?:$rules_gpu_mnemonics)\$).*" | grep -E "$artifacts" | grep -v '\.runfiles/' >"$base/clean.artifacts"
-    grep -E "$artifacts" "$base/one.examples.outputs" | grep -v '\.runfiles/' >"$base/one.artifacts"
+    # Each of rules_gpu's spawns ran here: an artifact that came from the cache would be missing,
+    # and the comparison fails.
+    artifacts "$base/clean.examples.json" >"$base/clean.artifacts"
     n=$(grep -c . "$base/one.artifacts")
     ran=$(execlog runners "$base/clean.examples.json")
     if grep -E " remote cache hit ($rules_gpu_mnemonics)\$" <<<"$ran"; then
@@ -208,7 +214,7 @@ if [ "$part" = examples ]; then
   if [ -s "$base/cli.examples.json" ]; then
     if ! table=$(execlog remote "$base/cli.examples.json" "$rules_gpu_mnemonics"); then
       bad cli/cache "GPU actions missed the cache after a change to the CLI's code:"$'\n'"$table"
-    elif execlog outputs "$base/cli.examples.json" | grep -E "$artifacts" | grep -v '\.runfiles/' | diff -q - "$base/one.artifacts" >/dev/null; then
+    elif artifacts "$base/cli.examples.json" | diff -q - "$base/one.artifacts" >/dev/null; then
       sed 's/^/  /' <<<"$table"
       ok "cli/cache (after the change, from clean: every GPU action a remote cache hit, $(grep -c . "$base/one.artifacts") GPU artifacts the first copy's)"
     else
