@@ -30,7 +30,7 @@ load(
     _LlvmToolchainInfo = "LlvmToolchainInfo",
 )
 load("//rules/private/rules:cuda_library.bzl", _cuda_library = "cuda_library")
-load("//rules/private/rules:cuda_runtime.bzl", _cuda_runtime = "cuda_runtime")
+load("//rules/private/rules:cuda_runtime.bzl", _cuda_runtime = "cuda_runtime", _cuda_toolkit_library = "cuda_toolkit_library")
 load("//rules/private/rules:gpu_embed.bzl", _gpu_cc_library = "gpu_cc_library", _gpu_go_library = "gpu_go_library")
 load("//rules/private/rules:gpu_module.bzl", _gpu_module = "gpu_module")
 load("//rules/private/rules:gpu_program.bzl", _gpu_binary = "gpu_binary", _gpu_test = "gpu_test")
@@ -39,6 +39,7 @@ load("//rules/private/rules:gpu_test.bzl", _gpu_cc_test = "gpu_cc_test")
 gpu_module = _gpu_module
 cuda_library = _cuda_library
 cuda_runtime = _cuda_runtime
+cuda_toolkit_library = _cuda_toolkit_library
 gpu_cc_test = _gpu_cc_test
 gpu_binary = _gpu_binary
 gpu_test = _gpu_test

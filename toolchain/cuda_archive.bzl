@@ -1,5 +1,6 @@
 """A hermetic CUDA toolkit: NVIDIA's redistributable archives, pinned by sha256."""
 
+load("//cuda:libraries_table.bzl", "CUDA_LIBRARIES", "LIBRARY_FILES")
 load("//toolchain/private:common.bzl", "cuda_version", "glob_attr", "platform_constraints", "write_cuda_repo")
 load(":cuda_toolchain.bzl", "CUDA_TOOLS")
 
@@ -75,6 +76,17 @@ def _cuda_toolkit_archive_impl(rctx):
     for attr, name in [("cudart_static", "lib/libcudart_static.a"), ("cudart_shared", "lib/libcudart.so")]:
         if rctx.path(name).exists:
             attrs[attr] = name
+
+    # The libraries that host code links (each in its own NVIDIA archive: libcublas, ...), and
+    # those whose headers are in include/ (CCCL's in include/cccl since CUDA 13).
+    attrs["libraries"] = ["lib/" + f for f in LIBRARY_FILES if rctx.path("lib/" + f).exists]
+    headers = {}
+    for name, lib in CUDA_LIBRARIES.items():
+        for d in ["include", "include/cccl"]:
+            if rctx.path(d + "/" + lib.header).exists:
+                headers[name] = "" if d == "include" else d
+                break
+    attrs["library_headers"] = headers
     if rctx.path("include/cuda.h").exists:
         # clang's --cuda-path: this repository, as action inputs (cuda.h, the headers, libdevice).
         attrs["cuda_h"] = "include/cuda.h"

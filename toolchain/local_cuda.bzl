@@ -1,5 +1,6 @@
 """Discovery of a CUDA toolkit installed on the machine that builds."""
 
+load("//cuda:libraries_table.bzl", "CUDA_LIBRARIES", "LIBRARY_FILES")
 load("//toolchain/private:common.bzl", "cuda_version", "platform_constraints", "write_cuda_repo")
 load(":cuda_toolchain.bzl", "CUDA_TOOLS")
 
@@ -49,15 +50,34 @@ def _local_cuda_toolkit_impl(rctx):
                 attrs["libdevice"] = "libdevice/libdevice.10.bc"
                 break
 
-        # The CUDA runtime that host code links: <root>/lib64 (or targets/<arch>-linux/lib) in
-        # NVIDIA's layout, the multiarch library directory in Debian's and Ubuntu's.
-        libdirs = [root + "/lib64", root + "/lib", root + "/targets/x86_64-linux/lib", root + "/targets/sbsa-linux/lib", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
-        for attr, name in [("cudart_static", "libcudart_static.a"), ("cudart_shared", "libcudart.so")]:
+        # The CUDA runtime and the libraries that host code links: <root>/lib64 (or
+        # targets/<arch>-linux/lib; CUPTI in extras/CUPTI/lib64) in NVIDIA's layout, the multiarch
+        # library directory in Debian's and Ubuntu's.
+        libdirs = [root + "/lib64", root + "/lib", root + "/targets/x86_64-linux/lib", root + "/targets/sbsa-linux/lib", root + "/extras/CUPTI/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu"]
+        libraries = []
+        for attr, name in [("cudart_static", "libcudart_static.a"), ("cudart_shared", "libcudart.so")] + [("libraries", f) for f in LIBRARY_FILES]:
             for d in libdirs:
                 if rctx.path(d + "/" + name).exists:
                     rctx.symlink(d + "/" + name, "lib/" + name)
-                    attrs[attr] = "lib/" + name
+                    if attr == "libraries":
+                        libraries.append("lib/" + name)
+                    else:
+                        attrs[attr] = "lib/" + name
                     break
+        attrs["libraries"] = libraries
+
+        # The libraries' headers: the toolkit's include/ (a path the rules add), Debian's and
+        # Ubuntu's /usr/include (the compiler's own), or a directory of their own (CUPTI's; CCCL's
+        # since CUDA 13).
+        own = [root + "/include", "/usr/include"]
+        includes = own + [root + "/targets/x86_64-linux/include", root + "/targets/sbsa-linux/include", root + "/extras/CUPTI/include", root + "/include/cccl"]
+        headers = {}
+        for name, lib in CUDA_LIBRARIES.items():
+            for d in includes:
+                if rctx.path(d + "/" + lib.header).exists:
+                    headers[name] = "" if d in own else d
+                    break
+        attrs["library_headers"] = headers
 
         # clang's --cuda-path wants a root with include/cuda.h and nvvm/libdevice: Debian has one
         # at /usr/lib/cuda.

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "examples/cuda/included/fill.h"
 #include "examples/cuda/kernels.h"
 #include "kit/kit.h"
 #include "examples/cuda/poly/poly.cuh"
@@ -143,6 +144,15 @@ static void test_stream_nvcc() {
   cudaFree(dx);
 }
 
+// A kernel from a .cu that its library's source includes (textual_hdrs).
+static void test_included() {
+  const int n = 1000;
+  std::vector<float> got(n), want(n);
+  for (int i = 0; i < n; i++) want[i] = 0.5f + float(i);
+  if (!ok(cudaError_t(fill_on_gpu(got.data(), 0.5f, n)), "fill_on_gpu (a kernel of an included .cu)")) return;
+  expect_near("fill_kernel (defined in included/fill.cu, textual_hdrs)", got, want, 0);
+}
+
 int main() {
   int device = 0;
   cudaDeviceProp prop;
@@ -153,6 +163,7 @@ int main() {
   test_axpy<float>("axpy<float> (a kernel template)");
   test_axpy<double>("axpy<double> (the same template)");
   test_stream_nvcc();
+  test_included();
   std::printf("%s: %d failure(s)\n", failures ? "FAIL" : "PASS", failures);
   return failures ? 1 : 0;
 }

@@ -10,6 +10,7 @@ load("@bazel_skylib//lib:paths.bzl", "paths")
 load("@rules_cc//cc:find_cc_toolchain.bzl", "find_cc_toolchain")
 load("@rules_cc//cc/common:cc_common.bzl", "cc_common")
 load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
+load("//rules/private:kinds_table.bzl", "HEADER_EXTENSIONS")
 
 CUDA_ATTRS = {
     "copts": attr.string_list(doc = "Options for clang's device compile of CUDA C++ sources, e.g. `[\"-Wall\"]`."),
@@ -19,8 +20,12 @@ CUDA_ATTRS = {
         doc = "Libraries whose headers CUDA C++ sources include: any target with `CcInfo` (`cc_library`). Their headers, include paths and defines reach the device compile.",
     ),
     "hdrs": attr.label_list(
-        allow_files = [".h", ".hh", ".hpp", ".hxx", ".cuh", ".inc", ".inl"],
+        allow_files = HEADER_EXTENSIONS,
         doc = "Headers of this target that its CUDA C++ sources include.",
+    ),
+    "textual_hdrs": attr.label_list(
+        allow_files = True,
+        doc = "Files that the CUDA C++ sources include and that are not compiled on their own, of any extension: a `.cu` that another `.cu` includes, as `cc_library`'s `textual_hdrs`.",
     ),
     "includes": attr.string_list(doc = "Include directories, relative to this package, for CUDA C++ sources (as `cc_library`'s `includes`: added with `-I` from the source and the output tree)."),
 }
@@ -43,7 +48,7 @@ def cuda_compilation(ctx):
         d = paths.normalize(paths.join(root, inc))
         own += [d, paths.join(ctx.bin_dir.path, d)]
     return struct(
-        headers = depset(ctx.files.hdrs, transitive = [c.headers for c in contexts]),
+        headers = depset(ctx.files.hdrs + ctx.files.textual_hdrs, transitive = [c.headers for c in contexts]),
         defines = ctx.attr.defines + depset(transitive = [c.defines for c in contexts]).to_list(),
         # As a cc_library compile: #include "pkg/file.h" from the repository root, in the source tree
         # and the output tree.
@@ -57,7 +62,7 @@ def cuda_compilation(ctx):
 
 def has_cuda_attrs(ctx):
     """Whether any of the CUDA C++ project attributes is set."""
-    return any([getattr(ctx.attr, a, None) for a in ["hdrs", "deps", "includes", "defines", "copts"]])
+    return any([getattr(ctx.attr, a, None) for a in ["hdrs", "textual_hdrs", "deps", "includes", "defines", "copts"]])
 
 def cc_features(ctx):
     """The rule's C++ toolchain and its feature configuration, as cc_common's compile and link want them.

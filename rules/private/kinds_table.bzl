@@ -24,6 +24,10 @@ EXTENSIONS = {
     "cuda": [".cu"],
 }
 
+# The extensions of CUDA C++ headers, with the dot (hdrs); another file that a source includes
+# is a textual header (textual_hdrs).
+HEADER_EXTENSIONS = [".h", ".hh", ".hpp", ".hxx", ".cuh", ".inc", ".inl"]
+
 # Each format's file extension, with the dot (the per-chip and module files' names).
 FORMAT_EXTENSION = {
     "bin": ".cubin",

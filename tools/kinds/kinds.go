@@ -39,6 +39,18 @@ var kindTable = []kind{
 	{CUDA, "CUDA C++", []string{".cu"}},
 }
 
+// headerExts are the extensions of CUDA C++ headers: what a target's hdrs take. A file of another
+// extension that a source includes (a .cu included by another) is a textual header.
+var headerExts = []string{".h", ".hh", ".hpp", ".hxx", ".cuh", ".inc", ".inl"}
+
+// HeaderExtensions lists the extensions of headers, with the dot.
+func HeaderExtensions() []string { return slices.Clone(headerExts) }
+
+// IsHeader reports whether path has a header's extension (in any case).
+func IsHeader(path string) bool {
+	return slices.Contains(headerExts, strings.ToLower(filepath.Ext(path)))
+}
+
 // Name is the kind as messages name it ("CUDA C++").
 func (k Kind) Name() string {
 	for _, r := range kindTable {

@@ -14,6 +14,7 @@ import (
 //   - KIND: each source extension, without the dot (as a Starlark File's extension), to its kind,
 //     and kind_of(File), the kind of a source;
 //   - EXTENSIONS: each kind's extensions, with the dot (the rules' allow_files);
+//   - HEADER_EXTENSIONS: the extensions of headers, with the dot (hdrs);
 //   - FORMAT_EXTENSION: each format's file extension, with the dot;
 //   - RULES: the combinations refused, each a struct of kind, formats (refused; empty: any),
 //     allowed (every other format refused; empty: any), compiler ("": any), rdc and message, whose
@@ -48,6 +49,9 @@ func WriteStarlark(w io.Writer) error {
 		p("    %s: %s,\n", q(string(r.kind)), list(append([]string(nil), r.exts...)))
 	}
 	p("}\n\n")
+	p("# The extensions of CUDA C++ headers, with the dot (hdrs); another file that a source includes\n")
+	p("# is a textual header (textual_hdrs).\n")
+	p("HEADER_EXTENSIONS = %s\n\n", list(HeaderExtensions()))
 	p("# Each format's file extension, with the dot (the per-chip and module files' names).\n")
 	p("FORMAT_EXTENSION = {\n")
 	for _, ff := range formatFiles {

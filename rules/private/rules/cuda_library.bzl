@@ -115,6 +115,7 @@ def _cuda_library_impl(ctx):
         cc_toolchain = cc_toolchain,
         srcs = generated,
         public_hdrs = ctx.files.hdrs,
+        textual_hdrs = ctx.files.textual_hdrs,
         includes = project.own_includes,
         defines = ctx.attr.defines,
         compilation_contexts = [d.compilation_context for d in deps],
@@ -155,7 +156,7 @@ cuda_library = rule(
     doc = """CUDA C++ with its host code, built per chip, as a C++ library that `cc_library`, `cc_binary` and
 `cc_test` depend on (it returns `CcInfo`).
 
-The attributes are rules_cuda's where they mean the same (`srcs`, `hdrs`, `deps`, `includes`,
+The attributes are rules_cuda's where they mean the same (`srcs`, `hdrs`, `textual_hdrs`, `deps`, `includes`,
 `defines`, `copts`, `host_copts`, `rdc`, `linkopts`, `alwayslink`), plus `gpu_module`'s (`chips`,
 `runs_on`, `format`, `compress`, ...). Each source's device side is compiled for each chip by its own
 action, as `gpu_module` does, and linked into a fatbin; clang compiles its host side against that

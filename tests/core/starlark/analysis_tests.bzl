@@ -5,6 +5,7 @@ needed and no action runs: `bazel test //tests/core/starlark/...` takes seconds.
 """
 
 load("@bazel_skylib//lib:unittest.bzl", "analysistest", "asserts")
+load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 
 def _settings(platform):
     return {"//command_line_option:platforms": str(Label("//tests/core/starlark:%s_platform" % platform))}
@@ -115,4 +116,29 @@ actions_no_pch_test = analysistest.make(
     attrs = _ACTIONS_ATTRS,
     config_settings = dict(_settings("cuda_12_4"), **{str(Label("//gpu:pch")): False}),
     doc = "actions_test with --@rules_gpu//gpu:pch=false.",
+)
+
+def _link_test_impl(ctx):
+    env = analysistest.begin(ctx)
+    cc = analysistest.target_under_test(env)[CcInfo]
+    flags = []
+    for linker_input in cc.linking_context.linker_inputs.to_list():
+        flags += linker_input.user_link_flags
+    asserts.equals(env, ctx.attr.flags, [f.rpartition("/")[2] for f in flags], "the link flags, in order (files by basename)")
+    return analysistest.end(env)
+
+_LINK_ATTRS = {"flags": attr.string_list(doc = "The target's link flags in order, a file by its basename.")}
+
+link_test = analysistest.make(
+    _link_test_impl,
+    attrs = _LINK_ATTRS,
+    config_settings = _settings("cuda_12_4"),
+    doc = "Checks the link flags of a target with CcInfo on the cuda_12_4 fake platform.",
+)
+
+link_shared_test = analysistest.make(
+    _link_test_impl,
+    attrs = _LINK_ATTRS,
+    config_settings = dict(_settings("cuda_12_4"), **{str(Label("//gpu:toolkit_libraries")): "shared"}),
+    doc = "link_test with --@rules_gpu//gpu:toolkit_libraries=shared.",
 )

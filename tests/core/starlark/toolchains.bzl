@@ -37,7 +37,18 @@ def fake_toolchains(name):
     for platform, (cuda, llvm) in PLATFORMS.items():
         native.platform(name = platform + "_platform", constraint_values = [":" + cuda, ":" + (llvm or "llvm_none")])
 
-    cuda_toolchain(name = "fake_cuda_12_4", version = "12.4", nvcc = ":fake_tool.sh", ptxas = ":fake_tool.sh", root = "/fake/cuda-12.4")
+    # Of the toolkit's libraries (//tests/core/starlark/cuda_libraries), the CUDA runtime and cuBLAS
+    # (static and shared), and the headers of cuBLAS, cuFFT and CCCL.
+    cuda_toolchain(
+        name = "fake_cuda_12_4",
+        version = "12.4",
+        nvcc = ":fake_tool.sh",
+        ptxas = ":fake_tool.sh",
+        root = "/fake/cuda-12.4",
+        cudart_static = "//tests/core/starlark/cuda_libraries:lib/libcudart_static.a",
+        libraries = ["//tests/core/starlark/cuda_libraries:lib/" + f for f in ["libcublas_static.a", "libcublasLt_static.a", "libculibos.a", "libcublas.so", "libcublasLt.so"]],
+        library_headers = {"cccl": "", "cublas": "", "cublasLt": "", "cufft": "", "culibos": ""},
+    )
     cuda_toolchain(name = "fake_cuda_no_nvcc", version = "12.4", ptxas = ":fake_tool.sh", root = "/fake/cuda-without-nvcc")
     cuda_toolchain(name = "fake_cuda_missing", missing = "no CUDA toolkit found (the analysis tests' missing toolkit)")
     llvm_toolchain(name = "fake_llvm_21", version = "21", root = "/fake/llvm-21", **{tool: ":fake_tool.sh" for tool in _LLVM_TOOLS})

@@ -874,7 +874,11 @@ func (t Tools) ExplainMissingHeader(err error) error {
 		return err
 	}
 	fix := "pass the directory that holds it with -I DIR (or -isystem DIR)"
-	if t.Missing == nil {
+	switch {
+	case t.Missing == nil && !kinds.IsHeader(m[3]+m[4]):
+		// A source that another includes (a .cu): hdrs takes headers only.
+		fix = "list it in textual_hdrs (a file that is included, not compiled on its own), or add the target that provides it to deps; its directory goes in includes when the #include does not name it from the repository root"
+	case t.Missing == nil:
 		fix = "add the target that provides it to deps (a cc_library with it in hdrs), or list it in hdrs; its directory goes in includes when the #include does not name it from the repository root"
 	}
 	e.Err = fmt.Errorf("%s:%s: #include %q: no such header among the headers this compile can see; fix: %s", m[1], m[2], m[3]+m[4], fix)

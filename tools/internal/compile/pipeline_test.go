@@ -187,6 +187,8 @@ func TestPipelineErrors(t *testing.T) {
 		{name: "CUDA syntax error", src: write("bad.cu", "__global__ void k() { int x = ; }\n"), want: []string{"clang", "bad.cu", "expected expression"}},
 		{name: "CUDA header missing", src: write("uses.cu", "#include <stdint.h>\n#include \"project/vec.h\"\n__global__ void k(float *x) { x[0] = 1; }\n"),
 			want: []string{"uses.cu:2: #include \"project/vec.h\": no such header", "fix: add the target that provides it to deps"}},
+		{name: "included .cu missing", src: write("includes_cu.cu", "#include \"project/part.cu\"\n__global__ void k(float *x) { x[0] = 1; }\n"),
+			want: []string{"includes_cu.cu:1: #include \"project/part.cu\": no such header", "fix: list it in textual_hdrs"}},
 		{name: "CUDA header missing, by hand", src: write("uses_cli.cu", "#include \"project/vec.h\"\n__global__ void k(float *x) { x[0] = 1; }\n"),
 			tools: func() Tools { t := tools; t.Missing = func(tool, path string) string { return tool }; return t }(),
 			want:  []string{"uses_cli.cu:1: #include \"project/vec.h\": no such header", "fix: pass the directory that holds it with -I DIR"}},

@@ -37,7 +37,9 @@ func migrateBuildFiles(r *repository, attrs *Attrs) (buildResult, error) {
 	plan(files)
 	for _, f := range files {
 		written, edited := f.apply(attrs)
+		edited = f.toolkitLabels() || edited
 		res.attrsWritten += written
+		res.notes = append(res.notes, f.notes...)
 		res.untranslated = append(res.untranslated, f.items...)
 		for _, t := range f.targets {
 			if t.ok() {

@@ -11,7 +11,7 @@
 //     the names the file gives the rules kept (load(..., cu = "cuda_library") stays cu). A name
 //     that untranslated targets of the file still call stays loaded from rules_cuda, and the
 //     translated ones call rules_gpu's rule under a new name (gpu_cuda_library).
-//   - cuda_library keeps srcs (.cu), hdrs, deps, includes, defines, rdc, alwayslink, copts,
+//   - cuda_library keeps srcs (.cu), hdrs, textual_hdrs, deps, includes, defines, rdc, alwayslink, copts,
 //     host_copts and the common attributes (visibility, tags, testonly, ...); ptxasopts becomes
 //     ptxas_opts and host_linkopts linkopts; headers in srcs move to hdrs. Of copts, nvcc's
 //     --use_fast_math becomes fast_math = True, -ftz=true ftz = True, -O0..-O3 opt_level,
@@ -35,6 +35,10 @@
 //     that depends on it, which would lose its objects. For the same reason an rdc cuda_library
 //     that depends on another rdc cuda_library of the repository (rules_cuda device-links the two
 //     together) is listed, and so is that one: the two are translated together, by hand.
+//   - Labels of rules_cuda's toolkit repository (@local_cuda//:cublas, :thrust, :cuda_runtime, ...;
+//     also spelt @cuda) in any target's attributes become the CUDA toolchain's libraries of rules_gpu
+//     (@rules_gpu//cuda:cublas, :cccl, :runtime: tools/cudalib's table); one with no such library
+//     (nvml, npp, ...) is listed.
 //   - The root .bazelrc's --@rules_cuda//cuda:archs=ARCHS (after build, common, test, ..., with or
 //     without :config) becomes --@rules_gpu//gpu:chips=CHIPS (see ParseArchs and Archs.Attrs). When
 //     the archs' fatbin is not rules_gpu's default (cubins only, PTX only, or PTX for other chips than
@@ -45,8 +49,7 @@
 //     carries one PTX.
 //
 // What it lists as not translated (Result.Untranslated), leaving it as it was: a target with an
-// attribute rules_gpu has no equivalent for (local_defines, host_defines, device linkopts,
-// textual_hdrs, ...), a source other than .cu and headers, an nvcc option in copts it does not
+// attribute rules_gpu has no equivalent for (local_defines, host_defines, device linkopts, ...), a source other than .cu and headers, an nvcc option in copts it does not
 // know (-X..., --..., -gencode, ...), srcs or copts that are not written out (a variable, select,
 // a concatenation; srcs = glob of *.cu patterns is kept, and the values of other attributes are
 // copied as they are written), a header-only cuda_library (a cc_library in rules_gpu), a rules_cuda

@@ -34,7 +34,7 @@ func set(names ...string) map[string]bool {
 var (
 	// libraryAttrs are rules_cuda's attributes of the library itself, which rules_gpu's cuda_library
 	// has too (ptxasopts under the name ptxas_opts).
-	libraryAttrs = set("srcs", "hdrs", "deps", "includes", "defines", "rdc", "alwayslink", "copts", "host_copts", "ptxasopts")
+	libraryAttrs = set("srcs", "hdrs", "textual_hdrs", "deps", "includes", "defines", "rdc", "alwayslink", "copts", "host_copts", "ptxasopts")
 	// commonAttrs are Bazel's attributes of every rule.
 	commonAttrs = set("visibility", "testonly", "tags", "features", "compatible_with", "restricted_to", "target_compatible_with",
 		"exec_compatible_with", "exec_properties", "deprecation", "licenses", "applicable_licenses", "package_metadata")
@@ -45,7 +45,7 @@ var (
 	bothAttrs = set("tags", "features", "compatible_with", "restricted_to", "target_compatible_with")
 	// libraryKeys are the attributes, as rules_gpu names them, that go to the library of a cuda_test
 	// or cuda_binary.
-	libraryKeys = set("srcs", "hdrs", "deps", "includes", "defines", "rdc", "alwayslink", "copts", "host_copts", "ptxas_opts",
+	libraryKeys = set("srcs", "hdrs", "textual_hdrs", "deps", "includes", "defines", "rdc", "alwayslink", "copts", "host_copts", "ptxas_opts",
 		"fast_math", "opt_level", "ftz", "format", "ptx")
 	// sameForObjects are the attributes that a cuda_objects and the target it becomes part of must
 	// share: they are how its sources compile.
@@ -79,7 +79,6 @@ var unsupported = map[string][2]string{
 		"move them to defines, or #define them in the sources"},
 	"linkopts": {"(options of nvcc's device link) has no rules_gpu equivalent: rules_gpu links device code itself",
 		"remove it; options of the host link go in host_linkopts, which becomes rules_gpu's linkopts"},
-	"textual_hdrs":        {"has no rules_gpu equivalent", "move them to hdrs, or to a cc_library in deps"},
 	"implementation_deps": {"has no rules_gpu equivalent", "move them to deps"},
 }
 
@@ -103,6 +102,8 @@ type buildFile struct {
 	// items are what the file holds of rules_cuda that is no target: other loads, calls inside
 	// expressions, other rules, uses of the rules as values.
 	items []Item
+	// notes are what was done to the file outside its targets: labels of the toolkit rewritten.
+	notes []Item
 }
 
 // target is one rules_cuda target of a BUILD file.
