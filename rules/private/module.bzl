@@ -33,7 +33,7 @@ otherwise).""",
     ),
     "fast_math": attr.bool(doc = "Fast math: approximate division and square root, contracted operations."),
     "ftz": attr.bool(doc = "Flush f32 denormals to zero."),
-    "opt_level": attr.int(default = 2, values = [0, 1, 2, 3], doc = "Optimisation level, as MLIR's NVVM target's `O`."),
+    "opt_level": attr.int(default = 2, values = [0, 1, 2, 3], doc = "Optimisation level, as MLIR's NVVM target's `O`. With `-c dbg`, 0: the device code is debuggable (clang `-g`, nvcc `-G`, ptxas `-g`)."),
     "ptx": attr.string_list(
         doc = """The chips whose PTX a `fatbin` carries, for the driver to JIT-compile on GPUs newer than any
 cubin, e.g. `["sm_90"]`: each is one more compile action, unless it is in `chips` (its cubin is then
@@ -54,6 +54,7 @@ one more. Needs clang as the compiler."""),
     # The precompiled headers of clang's CUDA headers, shared by every target's CUDA C++ compiles.
     "_pch": attr.label(default = Label("//rules/private:cuda_pch"), providers = [GpuPchInfo]),
     "_driver": attr.label(default = Label("//gpu:driver")),
+    "_lineinfo": attr.label(default = Label("//gpu:lineinfo")),
     "_runners": attr.label(default = Label("//gpu:runners")),
 }, **BUILDER_ATTRS)
 
@@ -173,14 +174,23 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
     if has_cu and compiler == "nvcc":
         if "nvcc" not in cuda.tools:
             fail("%s: compiler nvcc: the CUDA toolchain (%s) has no nvcc; use compiler = \"clang\", or a toolkit with nvcc" % (label, cuda.root))
+
+    # Device debug information: debuggable code with -c dbg (at O 0: ptxas cannot optimise it), line
+    # tables for profilers and compute-sanitizer with --@rules_gpu//gpu:lineinfo.
+    debug = ""
+    if ctx.var["COMPILATION_MODE"] == "dbg":
+        debug = "full"
+    elif ctx.attr._lineinfo[BuildSettingInfo].value:
+        debug = "lines"
     return struct(
         chips = list(chips),
         ptx = list(ptx) or [lowest_chip(chips)],
         opts = struct(
+            debug = debug,
             compiler = compiler if has_cu else None,
             cuda = cuda_compilation(ctx) if has_cu else None,
             pch = ctx.attr._pch[GpuPchInfo].pchs if has_cu and compiler == "clang" else None,
-            opt_level = ctx.attr.opt_level,
+            opt_level = 0 if debug == "full" else ctx.attr.opt_level,
             fast_math = ctx.attr.fast_math,
             ftz = ctx.attr.ftz,
             ptxas_opts = ctx.attr.ptxas_opts,

@@ -82,7 +82,7 @@ def add_clang_cuda(args, cuda, llvm):
 def _pch_of(opts, src, chip, format, rdc, nvcc):
     """The precompiled header a compile of `src` loads: for clang to PTX or a cubin, when the compile's only options are include directories; else None."""
     pchs = getattr(opts, "pch", None)
-    if not pchs or kind_of(src) != "cuda" or nvcc or rdc or format not in ["isa", "bin"]:
+    if not pchs or kind_of(src) != "cuda" or nvcc or rdc or opts.debug or format not in ["isa", "bin"]:
         return None
     project = opts.cuda
     if project and (project.defines or project.copts):
@@ -143,7 +143,7 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
       chip: the chip, e.g. "sm_90".
       format: "offload" (LLVM bitcode), "isa" (PTX) or "bin" (cubin).
       out: the output File (for a program, the directory of its modules' files).
-      opts: a struct with opt_level, fast_math, ftz, ptxas_opts, module, no_kernel_ok (accept a
+      opts: a struct with opt_level, fast_math, ftz, debug ("", "lines" or "full"), ptxas_opts, module, no_kernel_ok (accept a
         module without kernels: cuda_library's host code may only launch others'), and for CUDA C++ sources
         compiler ("clang" or "nvcc"), cuda: the project the source is compiled in (cc.bzl's
         cuda_compilation), and pch: GpuPchInfo.pchs, the precompiled headers a compile with clang
@@ -212,6 +212,8 @@ def _compile_args(gctx, *, srcs, origin, chips, name, format, opts, program, low
     if opts.module and kind == "mlir":
         args.add("--module", opts.module)
     if not lower:
+        if opts.debug:
+            args.add("--debug", opts.debug)
         args.add_all(opts.ptxas_opts, before_each = "--ptxas-opt")
     tools = add_tools(args, cuda, ["ptxas", "nvcc"] if nvcc else ["ptxas"])
     if nvcc:

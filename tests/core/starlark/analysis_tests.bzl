@@ -80,6 +80,8 @@ def _actions_test_impl(ctx):
                 wants = wants + ctx.attr.source_argv
             for want in wants:
                 asserts.true(env, want in argv, "a GpuCompile command line lacks %r: %s" % (want, argv))
+            for unwanted in ctx.attr.not_compile_argv:
+                asserts.false(env, unwanted in argv, "a GpuCompile command line has %r: %s" % (unwanted, argv))
 
     for a in actions:
         if a.mnemonic == "GpuLower":
@@ -99,6 +101,7 @@ _ACTIONS_ATTRS = {
     "inputs": attr.string_dict(doc = "Output basename -> an input basename its action must read."),
     "lower_argv": attr.string_list(doc = "Text every GpuLower command line must contain."),
     "mnemonics": attr.string_dict(doc = "Mnemonic -> how many of the target's actions have it (every Gpu* mnemonic)."),
+    "not_compile_argv": attr.string_list(doc = "Text no GpuCompile command line may contain."),
     "not_inputs": attr.string_dict(doc = "Output basename -> an input basename its action must not read."),
     "source_argv": attr.string_list(doc = "Text the command line of every GpuCompile of the user's source (not of PTX made from it) must contain."),
     "validation": attr.string_list(doc = "The basenames of the `_validation` output group."),
@@ -109,6 +112,20 @@ actions_test = analysistest.make(
     attrs = _ACTIONS_ATTRS,
     config_settings = _settings("cuda_12_4"),
     doc = "Checks the actions a target declares on the cuda_12_4 fake platform.",
+)
+
+actions_dbg_test = analysistest.make(
+    _actions_test_impl,
+    attrs = _ACTIONS_ATTRS,
+    config_settings = dict(_settings("cuda_12_4"), **{"//command_line_option:compilation_mode": "dbg"}),
+    doc = "actions_test with -c dbg.",
+)
+
+actions_lineinfo_test = analysistest.make(
+    _actions_test_impl,
+    attrs = _ACTIONS_ATTRS,
+    config_settings = dict(_settings("cuda_12_4"), **{str(Label("//gpu:lineinfo")): True}),
+    doc = "actions_test with --@rules_gpu//gpu:lineinfo.",
 )
 
 actions_no_pch_test = analysistest.make(

@@ -79,6 +79,7 @@ type compileFlags struct {
 	helper
 	cmdline.Common
 	chip, chips, name, format, toolkit, ptx, module, trace string
+	debug                                                  compile.Debug
 	pch, pchHeaders                                        string
 	opt                                                    int
 	fast, ftz, rdc, noKernelOK, program                    bool
@@ -106,6 +107,10 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 	c.IntVar(&f.opt, "O", 2, "the optimisation `LEVEL`, 0 to 3")
 	c.BoolVar(&f.fast, "fast", false, "fast math")
 	c.BoolVar(&f.ftz, "ftz", false, "flush f32 denormals to zero")
+	c.Func("debug", "device debug information (`KIND`): lines (line tables, for profilers and compute-sanitizer) or full (debuggable code: clang -g, nvcc -G, ptxas -g; needs -O 0)", func(v string) (err error) {
+		f.debug, err = compile.ParseDebug(v)
+		return err
+	})
 	c.BoolVar(&f.rdc, "rdc", false, "compile a CUDA C++ source as relocatable device code: LLVM bitcode (format offload) to link with other sources' (see above)")
 	c.BoolVar(&f.program, "program", false, "an MLIR program's modules, each its own file: SRC (format llvm: the .mlir; else a directory) and OUT are directories (see above)")
 	c.BoolVar(&f.noKernelOK, "no-kernel-ok", false, "accept a module that defines no kernel (the device side of host code that launches other sources' kernels)")
@@ -161,7 +166,7 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 		return c.UsageError("-O %d: use 0 to 3", f.opt)
 	}
 	job := compile.Job{Target: f.Target, Origin: strings.Join(f.origins, ", "), Out: f.Out, Stdout: env.Stdout,
-		Codegen:    compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz, PtxasOptions: f.ptxasOpts},
+		Codegen:    compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz, PtxasOptions: f.ptxasOpts, Debug: f.debug},
 		MLIR:       compile.MLIROptions{Module: f.module},
 		CUDA:       compile.CUDAOptions{RDC: f.rdc, ClangOptions: f.clangOpts, PCH: f.pch, PCHHeaders: f.pchHeaders},
 		NoKernelOK: f.noKernelOK, Log: env.Stderr}
@@ -327,7 +332,7 @@ func (f *compileFlags) compileProgram(ctx context.Context, c *cmdline.Command, s
 		return f.Wrap(err)
 	}
 	job := compile.Job{Target: f.Target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Out: f.Out, Stdout: c.Stdout(),
-		Format: format, NoKernelOK: f.noKernelOK, Codegen: compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz, PtxasOptions: f.ptxasOpts}}
+		Format: format, NoKernelOK: f.noKernelOK, Codegen: compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz, PtxasOptions: f.ptxasOpts, Debug: f.debug}}
 	tools := f.helper.discover(f.Target, f.tools)
 	if format == compile.FormatLLVM {
 		if kind, err := compile.KindOf(srcs[0]); err != nil || kind != compile.KindMLIR {

@@ -65,6 +65,8 @@ func (job Job) checkPCH() error {
 		return fmt.Errorf("%s needs clang as the CUDA C++ compiler, not %s", what, job.CUDA.Compiler)
 	case job.CUDA.RDC:
 		return fmt.Errorf("%s is for compiles to PTX and cubins, not relocatable device code", what)
+	case job.Debug != DebugNone:
+		return fmt.Errorf("%s is for compiles without device debug information, and this one writes %s debug information", what, job.Debug)
 	case !making && job.Format != FormatISA && job.Format != FormatBin:
 		return fmt.Errorf("%s is for compiles to PTX (isa) and cubins (bin), not %s", what, job.Format)
 	case job.CUDA.PCHHeaders == "":

@@ -185,6 +185,39 @@ type Codegen struct {
 	Fast, FTZ bool
 	// PtxasOptions are extra ptxas options.
 	PtxasOptions []string
+	// Debug is the device debug information to write (DebugFull needs O 0).
+	Debug Debug
+}
+
+// Debug is the device debug information a compile writes into its PTX and cubin.
+type Debug string
+
+// The kinds of device debug information.
+const (
+	// DebugNone writes none (what the PTX carries of its own reaches the cubin).
+	DebugNone Debug = ""
+	// DebugLines writes line tables, for profilers and compute-sanitizer in optimised code: clang's
+	// -gline-tables-only, nvcc's and ptxas's -lineinfo.
+	DebugLines Debug = "lines"
+	// DebugFull makes debuggable device code, at O 0: clang's -g, nvcc's -G, ptxas's -g.
+	DebugFull Debug = "full"
+)
+
+// ParseDebug parses the name of a kind of debug information ("", lines or full).
+func ParseDebug(s string) (Debug, error) {
+	switch d := Debug(s); d {
+	case DebugNone, DebugLines, DebugFull:
+		return d, nil
+	}
+	return "", fmt.Errorf("unknown debug information %q: use lines (line tables) or full (debuggable code, with -O 0)", s)
+}
+
+// Check says what is wrong with the options, or nil.
+func (c Codegen) Check() error {
+	if c.Debug == DebugFull && c.O != 0 {
+		return fmt.Errorf("full debug information needs -O 0 (ptxas cannot optimise debuggable code), and -O is %d: use -O 0, or line tables (lines) for optimised code", c.O)
+	}
+	return nil
 }
 
 // MLIROptions are an MLIR source's.
@@ -258,6 +291,9 @@ func (t Tools) Compile(ctx context.Context, job Job) error {
 		return job.fail(nil, "", err)
 	}
 	if err := job.checkPCH(); err != nil {
+		return job.fail(nil, "", err)
+	}
+	if err := job.Codegen.Check(); err != nil {
 		return job.fail(nil, "", err)
 	}
 	if len(job.CUDA.NvccOptions) > 0 && job.CUDA.Compiler != CompilerNVCC {
@@ -812,6 +848,21 @@ func (t Tools) clangDevice(ctx context.Context, job Job, src, out string, emit .
 	if job.Fast {
 		args = append(args, "-ffast-math")
 	}
+	switch job.Debug {
+	case DebugLines:
+		args = append(args, "-gline-tables-only")
+	case DebugFull:
+		args = append(args, "-g") // at -O0, clang writes full device debug information
+	}
+	if job.Debug != DebugNone {
+		// The debug information names directories relative to the working directory (a Bazel
+		// action's execution root), not the sandbox's path, which changes from build to build.
+		wd, err := os.Getwd()
+		if err != nil {
+			return job.fail(nil, "", err)
+		}
+		args = append(args, "-fdebug-compilation-dir=.", "-fdebug-prefix-map="+wd+"=.")
+	}
 	args = append(args, job.CUDA.ClangOptions...) // last, so that they override rules_gpu's
 	if err := job.exec(ctx, "clang", args...); err != nil {
 		return t.ExplainMissingHeader(err)
@@ -828,6 +879,12 @@ func (t Tools) nvcc(ctx context.Context, job Job, src, out string) error {
 	}
 	if job.Fast {
 		args = append(args, "--use_fast_math")
+	}
+	switch job.Debug {
+	case DebugLines:
+		args = append(args, "-lineinfo")
+	case DebugFull:
+		args = append(args, "-G")
 	}
 	args = append(args, nvccPreprocessorOptions(job.CUDA.ClangOptions)...)
 	args = append(args, job.CUDA.NvccOptions...)

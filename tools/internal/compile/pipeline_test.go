@@ -2,6 +2,7 @@ package compile
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -161,6 +162,59 @@ func TestPipelineFastMath(t *testing.T) {
 		if got := bytes.Contains(data, []byte("div.rn.f32")); got == fast {
 			t.Errorf("fast=%v: PTX has div.rn.f32 = %v", fast, got)
 		}
+	}
+}
+
+// Device debug information reaches the cubin, from clang and from nvcc: line tables (lines) in
+// optimised code, full DWARF (full) at -O 0; none without. Full debug information at -O 2 is refused
+// before any tool runs (ptxas: "Optimized debugging not supported").
+func TestPipelineDebug(t *testing.T) {
+	tools := findTools(t)
+	// section reports whether the cubin has a section of that name: its name in the section names'
+	// string table. (debug/elf refuses cubins: their ELF version is CUDA's own.)
+	section := func(cubin []byte, name string) bool { return bytes.Contains(cubin, []byte("\x00"+name+"\x00")) }
+	for _, tc := range []struct {
+		compiler   Compiler
+		debug      Debug
+		o          int
+		lines, all bool // .nv_debug_line_sass (SASS to source lines), .debug_info (variables, types)
+	}{
+		{CompilerClang, DebugNone, 2, false, false},
+		{CompilerClang, DebugLines, 2, true, false},
+		{CompilerClang, DebugFull, 0, true, true},
+		{CompilerNVCC, DebugNone, 2, false, false},
+		{CompilerNVCC, DebugLines, 2, true, false},
+		{CompilerNVCC, DebugFull, 0, true, true},
+	} {
+		t.Run(fmt.Sprintf("%s/%s", tc.compiler, cmp.Or(string(tc.debug), "none")), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "k.cubin")
+			job := Job{Target: "//t:k", Src: "testdata/saxpy.cu", Out: out, Format: FormatBin, Chip: mustChip(t, "sm_90"),
+				Toolkit: chip.Toolkit{Major: 12, Minor: 4}, Codegen: Codegen{O: tc.o, Debug: tc.debug}, CUDA: CUDAOptions{Compiler: tc.compiler}}
+			if err := tools.Compile(context.Background(), job); err != nil {
+				t.Fatal(err)
+			}
+			cubin, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lines, all := section(cubin, ".nv_debug_line_sass"), section(cubin, ".debug_info"); lines != tc.lines || all != tc.all {
+				t.Errorf("cubin has .nv_debug_line_sass = %v, .debug_info = %v; want %v, %v", lines, all, tc.lines, tc.all)
+			}
+			// The same bytes wherever the build runs (a sandbox's path changes from build to build).
+			if wd, _ := os.Getwd(); tc.compiler == CompilerClang && bytes.Contains(cubin, []byte(wd)) {
+				t.Errorf("the cubin names the working directory %s", wd)
+			}
+		})
+	}
+	out := filepath.Join(t.TempDir(), "k.cubin")
+	job := Job{Target: "//t:k", Src: "testdata/saxpy.cu", Out: out, Format: FormatBin, Chip: mustChip(t, "sm_90"),
+		Toolkit: chip.Toolkit{Major: 12, Minor: 4}, Codegen: Codegen{O: 2, Debug: DebugFull}}
+	err := tools.Compile(context.Background(), job)
+	if err == nil || !strings.Contains(err.Error(), "full debug information needs -O 0") || !strings.Contains(err.Error(), "//t:k") {
+		t.Errorf("full debug information at -O 2: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s was written", out)
 	}
 }
 

@@ -48,6 +48,12 @@ func (t Tools) ptxas(ctx context.Context, job Job, src, out string) error {
 	// whether its PTX came from MLIR, clang or a file (and a fatbin's lowest cubin is compiled from its
 	// PTX: it must equal the cubin the full pipeline would give).
 	args := []string{t.Ptxas, "-arch=" + job.Chip.String(), "-O" + strconv.Itoa(min(job.O, 3))}
+	switch job.Debug {
+	case DebugLines:
+		args = append(args, "-lineinfo")
+	case DebugFull:
+		args = append(args, "-g")
+	}
 	args = append(args, job.PtxasOptions...)
 	args = append(args, "-o", out, src)
 	output, err := job.run(ctx, "ptxas", args...)
