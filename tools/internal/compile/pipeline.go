@@ -930,14 +930,34 @@ func (t Tools) ExplainMissingHeader(err error) error {
 	if m == nil {
 		return err
 	}
+	header := m[3] + m[4]
+	include := strconv.Quote(header) // as the source names it: "h" or <h>
+	if angleInclude(m[1], m[2], header) {
+		include = "<" + header + ">"
+	}
 	fix := "pass the directory that holds it with -I DIR (or -isystem DIR)"
 	switch {
-	case t.Missing == nil && !kinds.IsHeader(m[3]+m[4]):
+	case t.Missing == nil && !kinds.IsHeader(header):
 		// A source that another includes (a .cu): hdrs takes headers only.
 		fix = "list it in textual_hdrs (a file that is included, not compiled on its own), or add the target that provides it to deps; its directory goes in includes when the #include does not name it from the repository root"
+	case t.Missing == nil && include[0] == '<':
+		// A system library's header (omp.h) or one of the repository's, named as a system header.
+		fix = "add the target that provides it to deps (a cc_library with it in hdrs, its directory in includes); a system library's header needs its directory in copts (-isystem DIR) and the library in linkopts"
 	case t.Missing == nil:
 		fix = "add the target that provides it to deps (a cc_library with it in hdrs), or list it in hdrs; its directory goes in includes when the #include does not name it from the repository root"
 	}
-	e.Err = fmt.Errorf("%s:%s: #include %q: no such header among the headers this compile can see; fix: %s", m[1], m[2], m[3]+m[4], fix)
+	e.Err = fmt.Errorf("%s:%s: #include %s: no such header among the headers this compile can see; fix: %s", m[1], m[2], include, fix)
 	return e
+}
+
+// angleInclude reports whether line `line` of the source file names header in angle brackets
+// (#include <h>). A file it cannot read, it takes for a quoted include.
+func angleInclude(file, line, header string) bool {
+	data, err := os.ReadFile(file)
+	n, _ := strconv.Atoi(line)
+	if err != nil || n < 1 {
+		return false
+	}
+	lines := strings.Split(string(data), "\n")
+	return n <= len(lines) && strings.Contains(lines[n-1], "<"+header+">")
 }

@@ -241,6 +241,8 @@ func TestPipelineErrors(t *testing.T) {
 		{name: "CUDA syntax error", src: write("bad.cu", "__global__ void k() { int x = ; }\n"), want: []string{"clang", "bad.cu", "expected expression"}},
 		{name: "CUDA header missing", src: write("uses.cu", "#include <stdint.h>\n#include \"project/vec.h\"\n__global__ void k(float *x) { x[0] = 1; }\n"),
 			want: []string{"uses.cu:2: #include \"project/vec.h\": no such header", "fix: add the target that provides it to deps"}},
+		{name: "system header missing", src: write("uses_omp.cu", "#include <cstdio>\n#include <no_such_library/omp.h>\n__global__ void k(float *x) { x[0] = 1; }\n"),
+			want: []string{"uses_omp.cu:2: #include <no_such_library/omp.h>: no such header", "a system library's header needs its directory in copts (-isystem DIR)"}},
 		{name: "included .cu missing", src: write("includes_cu.cu", "#include \"project/part.cu\"\n__global__ void k(float *x) { x[0] = 1; }\n"),
 			want: []string{"includes_cu.cu:1: #include \"project/part.cu\": no such header", "fix: list it in textual_hdrs"}},
 		{name: "CUDA header missing, by hand", src: write("uses_cli.cu", "#include \"project/vec.h\"\n__global__ void k(float *x) { x[0] = 1; }\n"),
