@@ -4,7 +4,9 @@
 # (tests/servers.sh) and are stopped at its end. Copies of this checkout, at different paths and each
 # with its own Bazel output root (no disk cache, no action cache in common), build the repositories
 # of a part:
-#   examples   rules_gpu's own //examples/... (the local CUDA toolkit);
+#   examples   rules_gpu's own //examples/... (the local CUDA toolkit), less cublas_test: a 180 MB
+#              program of static cuBLAS whose link is the C++ toolchain's (no rules_gpu action), and
+#              whose transfers would be most of each copy's time;
 #   users      a generated user's repository (tests/integration/generated, with genkernels' MLIR and
 #              CUDA C++ kernels; the local toolkit) and the hermetic one (tests/integration/hermetic:
 #              pinned toolkit archives).
@@ -63,7 +65,8 @@ fi
 
 # The repositories of a copy: NAME DIRECTORY (in the copy) TARGETS.
 declare -A dirs=([examples]=. [generated]=tests/integration/generated [hermetic]=tests/integration/hermetic)
-declare -A targets=([examples]=//examples/... [generated]=//... [hermetic]=//...)
+examples_targets="-- //examples/... -//examples/cuda:cublas_test"
+declare -A targets=([examples]=$examples_targets [generated]=//... [hermetic]=//...)
 declare -A parts=([examples]=examples [users]="generated hermetic")
 names=${parts[$part]}
 
@@ -188,7 +191,7 @@ if [ "$part" = examples ]; then
   }
   if cli_change "$base/one/rules_gpu"; then
     ws=$base/one/rules_gpu root=$base/output-one
-    if ! out=$(nbazel build --disk_cache= --execution_log_json_file="$base/cli.one.json" //examples/... 2>&1); then
+    if ! out=$(nbazel build --disk_cache= --execution_log_json_file="$base/cli.one.json" $examples_targets 2>&1); then
       bad cli/incremental "the examples do not build after the change: $(tail -20 <<<"$out")"
     elif ran=$(execlog runners "$base/cli.one.json") && grep -Eq " ($rules_gpu_mnemonics)\$" <<<"$ran"; then
       bad cli/incremental "a change to the CLI's and filecheck's code re-ran GPU actions:"$'\n'"$(grep -E " ($rules_gpu_mnemonics)\$" <<<"$ran")"

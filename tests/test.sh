@@ -77,18 +77,21 @@ step "bazel test //... (bzlmod; every action in linux-sandbox, without network; 
 # output root outside any sandbox; their results are cached, as every test's.
 bazel test --spawn_strategy=linux-sandbox --strategy=TestRunner=linux-sandbox,local --sandbox_default_allow_network=false //...
 
-step "WORKSPACE mode, in an output base of its own: everything is analysed; one target of each rule builds, and the analysis tests pass"
+step "WORKSPACE mode, in an output base of its own: everything is analysed; the helper builds GPU modules, a cuda_library links into a gpu_cc_test, and the analysis tests pass"
 # Its own output base, so that neither mode's outputs replace the other's and a second run of this
 # command finds both cached. What differs between the modes is how repositories and toolchains are
 # set up (WORKSPACE's macros, third_party/go_repositories.bzl), not what the rules do: every target
-# is analysed, and one of each kind is built (the helper, gpu_module from MLIR, CUDA C++ and PTX,
-# gpu_go_library, gpu_cc_library, a gpu_test program with its Go runtime, cuda_library with host code
-# in a gpu_cc_test); the bzlmod run above builds and tests the rest. The nested-Bazel tests are bzlmod
-# users' repositories (.bazelrc leaves them out).
+# is analysed (every repository fetched, go_repositories.bzl's patches applied), the helper is built
+# from go_repositories.bzl's modules and runs every per-chip action kind (gpu_module from MLIR, CUDA
+# C++ and PTX; cuda_library with host code in a gpu_cc_test). The Go programs of the target
+# configuration (gpu_go_library's tests, the MLIR runtime of gpu_test) are rules_go's builds over the
+# same pins, which the gazelle step above checks against go.mod: the bzlmod run builds and tests them,
+# and building them here again would cost two more compiles of Go's standard library. The
+# nested-Bazel tests are bzlmod users' repositories (.bazelrc leaves them out).
 workspace_base="$(bazel info output_base)-workspace"
 bazel --output_base="$workspace_base" build --config=workspace --nobuild //...
-bazel --output_base="$workspace_base" test --config=workspace //tests/core/... //examples/saxpy/... \
-  //examples/mlir:seed_fatbin_test //examples/cuda:cuda_test
+bazel --output_base="$workspace_base" test --config=workspace //tests/core/... //examples/cuda:cuda_test \
+  //examples/saxpy:saxpy_mlir //examples/saxpy:saxpy_cuda //examples/saxpy:saxpy_ptx
 
 step "the seed artifact is refused at build time for an sm_90 runner"
 if out=$(bazel build //examples/seed:seed_bin --@rules_gpu//gpu:runners=sm_90 --@rules_gpu//gpu:driver=13.0 2>&1); then
