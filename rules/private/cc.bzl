@@ -13,7 +13,7 @@ load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules/private:kinds_table.bzl", "HEADER_EXTENSIONS")
 
 CUDA_ATTRS = {
-    "copts": attr.string_list(doc = "Options for clang's device compile of CUDA C++ sources, e.g. `[\"-Wall\"]`."),
+    "copts": attr.string_list(doc = "Options of the device compile of CUDA C++ sources, e.g. `[\"-Wall\"]`. A C++ standard among them (`-std=c++20`) is the sources' language on both sides: `cuda_library`'s host compile takes it too. Without one, the last `-std=` of `--cxxopt` or `--copt` is."),
     "defines": attr.string_list(doc = "Preprocessor definitions for CUDA C++ sources, `NAME` or `NAME=VALUE` (as `-D`)."),
     "deps": attr.label_list(
         providers = [CcInfo],
@@ -39,9 +39,16 @@ def cuda_compilation(ctx):
     Returns:
       A struct: `headers` (depset of File, action inputs), `defines`, `quote_includes`, `includes`,
       `system_includes` (lists of strings, in order), `own_includes` (the target's own `includes`,
-      as execution-root paths) and `copts` (list of strings).
+      as execution-root paths), `copts` (list of strings: the target's, after the C++ standard of
+      `--copt`/`--cxxopt` when the target names none) and `std` (the one `-std=` option of the
+      sources' language, or none: a list).
     """
     contexts = [dep[CcInfo].compilation_context for dep in ctx.attr.deps]
+
+    # One language for both sides of a source: the target's C++ standard, else the command line's
+    # (--copt, then --cxxopt, as a C++ compile orders them; the last wins).
+    own_std = _std(ctx.attr.copts)
+    std_of_flags = _std(ctx.fragments.cpp.copts + ctx.fragments.cpp.cxxopts)[-1:]
     root = paths.join(ctx.label.workspace_root, ctx.label.package)
     own = []
     for inc in ctx.attr.includes:
@@ -57,8 +64,13 @@ def cuda_compilation(ctx):
         includes = own + depset(transitive = [c.includes for c in contexts]).to_list(),
         own_includes = own,
         system_includes = depset(transitive = [c.system_includes for c in contexts]).to_list(),
-        copts = ctx.attr.copts,
+        copts = std_of_flags + ctx.attr.copts if std_of_flags and not own_std else ctx.attr.copts,
+        std = own_std[-1:] or std_of_flags,
     )
+
+def _std(flags):
+    """The -std= options among `flags`."""
+    return [f for f in flags if f.startswith("-std=")]
 
 def has_cuda_attrs(ctx):
     """Whether any of the CUDA C++ project attributes is set."""

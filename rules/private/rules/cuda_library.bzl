@@ -75,7 +75,7 @@ def _cuda_library_impl(ctx):
 
     def host(src, fatbin):
         obj = ctx.actions.declare_file("_objs/%s/%s.pic.o" % (name, source_stem(src)))
-        emit_host_compile(gctx, src = src, out = obj, fatbin = fatbin, project = project, host_copts = ctx.attr.host_copts, opt = opt, toolchain_flags = host_flags)
+        emit_host_compile(gctx, src = src, out = obj, fatbin = fatbin, project = project, host_copts = project.std + ctx.attr.host_copts, opt = opt, toolchain_flags = host_flags)
         return obj
 
     objects = []

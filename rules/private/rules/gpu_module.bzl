@@ -79,6 +79,8 @@ PTX) and `jit` (only the PTX for the lowest chip, for runners whose chips are un
             doc = "The kernel source: one `.mlir`, `.ll`, `.bc`, `.ptx` or `.cu` file; with `rdc`, several `.cu`, `.ll` and `.bc` files.",
         ),
     })),
+    # --copt/--cxxopt: the C++ standard of CUDA C++ sources whose copts name none.
+    fragments = ["cpp"],
     toolchains = [
         BUILDER_TOOLCHAIN,
         CUDA_TOOLCHAIN,

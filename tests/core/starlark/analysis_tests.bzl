@@ -128,6 +128,13 @@ actions_lineinfo_test = analysistest.make(
     doc = "actions_test with --@rules_gpu//gpu:lineinfo.",
 )
 
+actions_cxx20_test = analysistest.make(
+    _actions_test_impl,
+    attrs = _ACTIONS_ATTRS,
+    config_settings = dict(_settings("cuda_12_4"), **{"//command_line_option:cxxopt": ["-Wextra", "-std=c++20"]}),
+    doc = "actions_test with --cxxopt=-Wextra --cxxopt=-std=c++20.",
+)
+
 actions_no_pch_test = analysistest.make(
     _actions_test_impl,
     attrs = _ACTIONS_ATTRS,
