@@ -22,6 +22,7 @@ gpu_test(name = "add_test", src = "add.mlir", chips = ["sm_80", "sm_90"], runs_o
 ```
 """
 
+load("//rules/private:enable.bzl", _requires_cuda = "requires_cuda")
 load(
     "//rules/private:providers.bzl",
     _CudaToolkitInfo = "CudaToolkitInfo",
@@ -45,6 +46,7 @@ gpu_binary = _gpu_binary
 gpu_test = _gpu_test
 gpu_go_library = _gpu_go_library
 gpu_cc_library = _gpu_cc_library
+requires_cuda = _requires_cuda
 GpuModuleInfo = _GpuModuleInfo
 CudaToolkitInfo = _CudaToolkitInfo
 GpuBuilderInfo = _GpuBuilderInfo

@@ -135,6 +135,13 @@ actions_cxx20_test = analysistest.make(
     doc = "actions_test with --cxxopt=-Wextra --cxxopt=-std=c++20.",
 )
 
+actions_cuda_off_test = analysistest.make(
+    _actions_test_impl,
+    attrs = _ACTIONS_ATTRS,
+    config_settings = dict(_settings("cuda_12_4"), **{str(Label("//gpu:enable")): False}),
+    doc = "actions_test with --@rules_gpu//gpu:enable=false.",
+)
+
 actions_no_pch_test = analysistest.make(
     _actions_test_impl,
     attrs = _ACTIONS_ATTRS,

@@ -23,9 +23,75 @@ type bazelrcResult struct {
 // the canonical repository name (rules_cuda+, rules_cuda~) or, for booleans, --no@rules_cuda//....
 var rulesCudaFlag = regexp.MustCompile(`^--(no)?@@?rules_cuda[+~]?//([^=]*)(=(.*))?$`)
 
+// renamedFlags are the rules_cuda flags that rules_gpu has under another name (archs' values are
+// translated into chips; enable's are the same).
+var renamedFlags = map[string]string{
+	"cuda:archs":  "@rules_gpu//gpu:chips",
+	"cuda:enable": "@rules_gpu//gpu:enable",
+}
+
+// flagAlias matches --flag_alias=NAME=VALUE.
+var flagAlias = regexp.MustCompile(`^--flag_alias=([A-Za-z0-9_]+)=(.*)$`)
+
+// cudaFlag is a token of .bazelrc that sets a rules_cuda flag, directly or by an alias, or that
+// defines an alias of one.
+type cudaFlag struct {
+	name     string // the flag in rules_cuda's package: cuda:archs
+	alias    string // the alias the token uses or defines; empty for --@rules_cuda//...
+	define   bool   // the token is --flag_alias=ALIAS=@rules_cuda//NAME
+	negated  bool   // --no...
+	hasValue bool
+	value    string // unquoted
+	rest     string // "=VALUE" as written, or empty
+}
+
+// flagAliases are the .bazelrc's aliases of rules_cuda flags, by name: --flag_alias=cuda_archs=@rules_cuda//cuda:archs.
+func flagAliases(lines []string) map[string]string {
+	aliases := map[string]string{}
+	for _, line := range lines {
+		body := strings.TrimRight(line, "\r\n")
+		for _, sp := range tokenSpans(body) {
+			if m := flagAlias.FindStringSubmatch(body[sp[0]:sp[1]]); m != nil {
+				if f := rulesCudaFlag.FindStringSubmatch("--" + unquote(m[2])); f != nil && f[1] == "" && f[3] == "" {
+					aliases[m[1]] = f[2]
+				}
+			}
+		}
+	}
+	return aliases
+}
+
+// parseCudaFlag reads tok as a rules_cuda flag, an alias of one (aliases), or an alias's definition.
+func parseCudaFlag(tok string, aliases map[string]string) (cudaFlag, bool) {
+	if m := flagAlias.FindStringSubmatch(tok); m != nil {
+		name, ok := aliases[m[1]]
+		return cudaFlag{name: name, alias: m[1], define: true}, ok && rulesCudaFlag.MatchString("--"+unquote(m[2]))
+	}
+	if m := rulesCudaFlag.FindStringSubmatch(tok); m != nil {
+		return cudaFlag{name: m[2], negated: m[1] != "", hasValue: m[3] != "", value: unquote(m[4]), rest: m[3]}, true
+	}
+	flag, rest, hasValue := strings.Cut(strings.TrimPrefix(tok, "--"), "=")
+	if !strings.HasPrefix(tok, "--") {
+		return cudaFlag{}, false
+	}
+	negated := false
+	name, ok := aliases[flag]
+	if !ok && !hasValue && strings.HasPrefix(flag, "no") {
+		name, ok = aliases[flag[2:]]
+		flag, negated = flag[2:], true
+	}
+	if !ok {
+		return cudaFlag{}, false
+	}
+	f := cudaFlag{name: name, alias: flag, negated: negated, hasValue: hasValue, value: unquote(rest)}
+	if hasValue {
+		f.rest = "=" + rest
+	}
+	return f, true
+}
+
 // flagFixes says what to do instead of the rules_cuda flags that have no rules_gpu equivalent.
 var flagFixes = map[string]string{
-	"cuda:enable":     "remove it: rules_gpu has no such switch; its targets build where its CUDA toolchain is registered (docs/toolchains.md)",
 	"cuda:compiler":   `remove it: rules_gpu compiles CUDA C++ with clang unless a target sets compiler = "nvcc" or the CUDA toolchain names nvcc (docs/toolchains.md)`,
 	"cuda:copts":      "remove it and put the options in the targets' copts (clang's device compile), or in a macro's",
 	"cuda:host_copts": "remove it and put the options in the targets' host_copts, or in a macro's",
@@ -52,6 +118,7 @@ func migrateBazelrc(r *repository) (bazelrcResult, error) {
 		found   bool
 		command string
 	}
+	aliases := flagAliases(lines)
 	command, continued := "", false
 	for i, line := range lines {
 		body := strings.TrimRight(line, "\r\n")
@@ -75,16 +142,42 @@ func migrateBazelrc(r *repository) (bazelrcResult, error) {
 		var lineItems []Item
 		for j := len(spans) - 1; j >= first; j-- {
 			tok := body[spans[j][0]:spans[j][1]]
-			m := rulesCudaFlag.FindStringSubmatch(tok)
-			if m == nil {
+			f, ok := parseCudaFlag(tok, aliases)
+			if !ok {
 				continue
 			}
 			at := Item{File: rel, Line: i + 1, What: "flag " + tok}
-			name, hasValue, value := m[2], m[3] != "", unquote(m[4])
-			if m[1] != "" || name != "cuda:archs" || !hasValue {
+			if f.alias != "" {
+				at.What += " (an alias of @rules_cuda//" + f.name + ")"
+			}
+			replace := func(s string) { body = body[:spans[j][0]] + s + body[spans[j][1]:] }
+			switch {
+			case f.define:
+				// --flag_alias=NAME=@rules_cuda//cuda:FLAG: the alias names rules_gpu's flag of the
+				// same meaning, so that its uses (and a command line's) keep working.
+				if to, ok := renamedFlags[f.name]; ok {
+					replace("--flag_alias=" + f.alias + "=" + to)
+					continue
+				}
+				at.What = "flag " + tok
+				at.Why = "aliases a rules_cuda flag that has no rules_gpu equivalent"
+				at.Fix = flagFixes[f.name] + "; remove the alias and its uses"
+				lineItems = append(lineItems, at)
+				continue
+			case f.name == "cuda:enable":
+				// A bool flag: rules_gpu's has the same values.
+				if f.alias == "" {
+					neg := ""
+					if f.negated {
+						neg = "no"
+					}
+					replace("--" + neg + renamedFlags[f.name] + f.rest)
+				}
+				continue
+			case f.negated || f.name != "cuda:archs" || !f.hasValue:
 				at.Why = "has no rules_gpu equivalent"
-				at.Fix = flagFixes[name]
-				if name == "cuda:archs" {
+				at.Fix = flagFixes[f.name]
+				if f.name == "cuda:archs" {
 					at.Why = "has no value"
 					at.Fix = "write it --@rules_cuda//cuda:archs=ARCHS, or --@rules_gpu//gpu:chips=CHIPS"
 				} else if at.Fix == "" {
@@ -93,7 +186,7 @@ func migrateBazelrc(r *repository) (bazelrcResult, error) {
 				lineItems = append(lineItems, at)
 				continue
 			}
-			archs, err := ParseArchs(value)
+			archs, err := ParseArchs(f.value)
 			var attrs Attrs
 			if err == nil {
 				attrs, err = archs.Attrs()
@@ -116,7 +209,11 @@ func migrateBazelrc(r *repository) (bazelrcResult, error) {
 				// A build line overrides a common one, and a later line an earlier one.
 				plain.attrs, plain.item, plain.found, plain.command = attrs, at, true, cmd
 			}
-			body = body[:spans[j][0]] + "--@rules_gpu//gpu:chips=" + strings.Join(attrs.Chips, ",") + body[spans[j][1]:]
+			flag := renamedFlags[f.name]
+			if f.alias != "" {
+				flag = f.alias
+			}
+			replace("--" + flag + "=" + strings.Join(attrs.Chips, ","))
 		}
 		slices.Reverse(lineItems)
 		res.untranslated = append(res.untranslated, lineItems...)

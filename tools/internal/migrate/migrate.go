@@ -46,7 +46,11 @@
 //     cuda_library instead, all of which take their chips from the flag; only from an archs flag of
 //     plain "build" or "common" lines (the last one), since one of a config or of one command cannot
 //     be an attribute. PTX alone for several chips (compute_70;compute_80) is listed: format = "jit"
-//     carries one PTX.
+//     carries one PTX. --@rules_cuda//cuda:enable (and --no...) becomes --@rules_gpu//gpu:enable,
+//     with its value. A --flag_alias of either flag (--flag_alias=cuda_archs=@rules_cuda//cuda:archs)
+//     names rules_gpu's flag instead, and the alias's uses are translated as the flag's are
+//     (--cuda_archs=compute_80:sm_80 becomes --cuda_archs=sm_80); an alias of another rules_cuda
+//     flag is listed, and so is each use of it.
 //
 // What it lists as not translated (Result.Untranslated), leaving it as it was: a target with an
 // attribute rules_gpu has no equivalent for (local_defines, host_defines, device linkopts, ...), a source other than .cu and headers, an nvcc option in copts it does not

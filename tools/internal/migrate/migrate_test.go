@@ -28,7 +28,9 @@ var update = flag.Bool("update", false, "rewrite testdata/*/after and testdata/*
 //     cuda_binary, comments, a .bazelignore'd package; MODULE.bazel's rules_cuda is listed.
 //   - ptx: archs whose fatbin needs ptx = [...] on every migrated cuda_library.
 //   - bad: what does not translate, beside targets that do in the same files.
-var cases = []string{"basic", "ptx", "bad"}
+//   - aliases: .bazelrc's --flag_alias of rules_cuda's flags (as rules_cuda's examples write them)
+//     and their uses; --@rules_cuda//cuda:enable.
+var cases = []string{"basic", "ptx", "bad", "aliases"}
 
 func readTree(t *testing.T, dir, suffix string) map[string]string {
 	return buildfiletest.ReadTree(t, dir, suffix)
