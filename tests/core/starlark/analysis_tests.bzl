@@ -107,47 +107,24 @@ _ACTIONS_ATTRS = {
     "validation": attr.string_list(doc = "The basenames of the `_validation` output group."),
 }
 
-actions_test = analysistest.make(
-    _actions_test_impl,
-    attrs = _ACTIONS_ATTRS,
-    config_settings = _settings("cuda_12_4"),
-    doc = "Checks the actions a target declares on the cuda_12_4 fake platform.",
-)
+def _actions_test(flags, doc):
+    """An actions test rule on the cuda_12_4 fake platform, with `flags` (setting -> value) set."""
+    return analysistest.make(
+        _actions_test_impl,
+        attrs = _ACTIONS_ATTRS,
+        config_settings = dict(_settings("cuda_12_4"), **flags),
+        doc = doc,
+    )
 
-actions_dbg_test = analysistest.make(
-    _actions_test_impl,
-    attrs = _ACTIONS_ATTRS,
-    config_settings = dict(_settings("cuda_12_4"), **{"//command_line_option:compilation_mode": "dbg"}),
-    doc = "actions_test with -c dbg.",
+actions_test = _actions_test({}, "Checks the actions a target declares on the cuda_12_4 fake platform.")
+actions_dbg_test = _actions_test({"//command_line_option:compilation_mode": "dbg"}, "actions_test with -c dbg.")
+actions_lineinfo_test = _actions_test({str(Label("//gpu:lineinfo")): True}, "actions_test with --@rules_gpu//gpu:lineinfo.")
+actions_cxx20_test = _actions_test(
+    {"//command_line_option:cxxopt": ["-Wextra", "-std=c++20"]},
+    "actions_test with --cxxopt=-Wextra --cxxopt=-std=c++20.",
 )
-
-actions_lineinfo_test = analysistest.make(
-    _actions_test_impl,
-    attrs = _ACTIONS_ATTRS,
-    config_settings = dict(_settings("cuda_12_4"), **{str(Label("//gpu:lineinfo")): True}),
-    doc = "actions_test with --@rules_gpu//gpu:lineinfo.",
-)
-
-actions_cxx20_test = analysistest.make(
-    _actions_test_impl,
-    attrs = _ACTIONS_ATTRS,
-    config_settings = dict(_settings("cuda_12_4"), **{"//command_line_option:cxxopt": ["-Wextra", "-std=c++20"]}),
-    doc = "actions_test with --cxxopt=-Wextra --cxxopt=-std=c++20.",
-)
-
-actions_cuda_off_test = analysistest.make(
-    _actions_test_impl,
-    attrs = _ACTIONS_ATTRS,
-    config_settings = dict(_settings("cuda_12_4"), **{str(Label("//gpu:enable")): False}),
-    doc = "actions_test with --@rules_gpu//gpu:enable=false.",
-)
-
-actions_no_pch_test = analysistest.make(
-    _actions_test_impl,
-    attrs = _ACTIONS_ATTRS,
-    config_settings = dict(_settings("cuda_12_4"), **{str(Label("//gpu:pch")): False}),
-    doc = "actions_test with --@rules_gpu//gpu:pch=false.",
-)
+actions_cuda_off_test = _actions_test({str(Label("//gpu:enable")): False}, "actions_test with --@rules_gpu//gpu:enable=false.")
+actions_no_pch_test = _actions_test({str(Label("//gpu:pch")): False}, "actions_test with --@rules_gpu//gpu:pch=false.")
 
 def _link_test_impl(ctx):
     env = analysistest.begin(ctx)
