@@ -18,6 +18,7 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/nvcc"
 	"github.com/rulesgpu/rules_gpu/tools/kinds"
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
@@ -665,19 +666,36 @@ func (job Job) exec(ctx context.Context, stage string, cmd ...string) error {
 
 // run is exec, and returns what the tool printed (standard output and error) when it succeeds.
 func (job Job) run(ctx context.Context, stage string, cmd ...string) (string, error) {
+	return job.runEnv(ctx, stage, nil, cmd...)
+}
+
+// missingTool says that the tool of stage, at path, is not configured or not found, and how to
+// provide it.
+func (job Job) missingTool(stage, path string) string {
+	explain := job.missing
+	if explain == nil {
+		explain = ToolchainMissing
+	}
+	msg := explain(toolOf(stage), path)
+	if toolOf(stage) != stage {
+		msg = stage + ": " + msg
+	}
+	return msg
+}
+
+// runEnv is run with the assignments env (NAME=VALUE) added to the tool's environment.
+func (job Job) runEnv(ctx context.Context, stage string, env []string, cmd ...string) (string, error) {
 	if !Found(cmd[0]) {
-		explain := job.missing
-		if explain == nil {
-			explain = ToolchainMissing
-		}
-		msg := explain(toolOf(stage), cmd[0])
-		if toolOf(stage) != stage {
-			msg = stage + ": " + msg
-		}
-		return "", job.fail(nil, "", errors.New(msg))
+		return "", job.fail(nil, "", errors.New(job.missingTool(stage, cmd[0])))
 	}
 	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
 	c.Env = ToolEnv(job.tmp)
+	if len(env) > 0 {
+		if c.Env == nil {
+			c.Env = os.Environ()
+		}
+		c.Env = append(slices.Clone(c.Env), env...)
+	}
 	if len(job.unset) > 0 {
 		if c.Env == nil {
 			c.Env = os.Environ()
@@ -871,9 +889,11 @@ func (t Tools) clangDevice(ctx context.Context, job Job, src, out string, emit .
 }
 
 // nvcc compiles the device side of a CUDA C++ source to PTX for the job's chip with the toolkit's
-// nvcc, for code written for nvcc that clang rejects. nvcc writes the PTX ISA of its own toolkit.
+// nvcc, for code written for nvcc that clang rejects. nvcc writes the PTX ISA of its own toolkit. It
+// runs nvcc's steps itself (package nvcc), with the source's path as the job names it: the names of
+// internal-linkage kernels then do not depend on where the action runs, and match the host compile's.
 func (t Tools) nvcc(ctx context.Context, job Job, src, out string) error {
-	args := []string{t.NVCC, "-x", "cu", "-ptx", "-arch=" + job.Chip.String(), "-O" + strconv.Itoa(min(job.O, 3)), "-o", out}
+	args := []string{"-x", "cu", "-ptx", "-arch=" + job.Chip.String(), "-O" + strconv.Itoa(min(job.O, 3)), "-o", out}
 	if job.FTZ {
 		args = append(args, "-ftz=true")
 	}
@@ -886,31 +906,34 @@ func (t Tools) nvcc(ctx context.Context, job Job, src, out string) error {
 	case DebugFull:
 		args = append(args, "-G")
 	}
-	args = append(args, nvccPreprocessorOptions(job.CUDA.ClangOptions)...)
+	args = append(args, nvcc.PreprocessorOptions(job.CUDA.ClangOptions)...)
 	args = append(args, job.CUDA.NvccOptions...)
 	args = append(args, src)
-	if err := job.exec(ctx, "nvcc", args...); err != nil {
+	if err := job.nvccPlan(ctx, t.NVCC, args, src); err != nil {
 		return t.ExplainMissingHeader(err)
 	}
 	return nil
 }
 
-// nvccPreprocessorOptions spells clang's preprocessor options as nvcc takes them: nvcc has no
-// -iquote or -idirafter, and searches their directories with -I.
-func nvccPreprocessorOptions(opts []string) []string {
-	var out []string
-	for i := 0; i < len(opts); i++ {
-		o := opts[i]
-		for _, name := range []string{"-iquote", "-idirafter"} {
-			if o == name && i+1 < len(opts) {
-				o = "-I"
-			} else if strings.HasPrefix(o, name) {
-				o = "-I" + o[len(name):]
-			}
-		}
-		out = append(out, o)
+// nvccPlan runs nvcc (the program at path nvcc) with args as its --dryrun plan (nvcc.Plan.Run),
+// with src as the source's path (nvcc.Plan.SetSourcePath).
+func (job Job) nvccPlan(ctx context.Context, path string, args []string, src string) error {
+	if !Found(path) {
+		return job.fail(nil, "", errors.New(job.missingTool("nvcc", path)))
 	}
-	return out
+	plan, err := nvcc.DryRun(ctx, path, args, ToolEnv(job.tmp), job.tmp)
+	if err != nil {
+		var e *nvcc.Error
+		if errors.As(err, &e) {
+			return job.fail(e.Command, e.Output, err)
+		}
+		return job.fail(nil, "", err)
+	}
+	plan.SetSourcePath(src)
+	return plan.Run(nil, func(cmd []string) error {
+		_, err := job.runEnv(ctx, "nvcc", plan.Env, cmd...)
+		return err
+	})
 }
 
 // missingHeader is clang's line for an #include it cannot find: file:line:col: fatal error: 'h' file not found.
