@@ -14,6 +14,8 @@ type buildResult struct {
 	notes, untranslated []Item
 	// attrsWritten counts the cuda_library targets that got the .bazelrc archs' format and ptx.
 	attrsWritten int
+	// first is the first target translated, in path and line order; nil when none was.
+	first *target
 }
 
 // The modules rules_gpu's rules and cc_binary are loaded from.
@@ -42,6 +44,9 @@ func migrateBuildFiles(r *repository, attrs *Attrs) (buildResult, error) {
 		res.notes = append(res.notes, f.notes...)
 		res.untranslated = append(res.untranslated, f.items...)
 		for _, t := range f.targets {
+			if t.ok() && t.kind != cudaObjects && res.first == nil {
+				res.first = t
+			}
 			if t.ok() {
 				res.notes = append(res.notes, t.notes...)
 			} else {

@@ -151,6 +151,9 @@ func (r *Result) WriteReport(w io.Writer) error {
 	return err
 }
 
+// compilerNote says which compiler the translated targets get, and how to have nvcc's.
+const compilerNote = `of this and every other target translated is clang, rules_gpu's default, where rules_cuda's is nvcc: clang builds faster and relocatable device code needs it; where clang rejects code written for nvcc, set compiler = "nvcc" on its target, and nvcc compiles its device and host side (docs/cuda.md#clang-or-nvcc)`
+
 // Migrate rewrites the repository whose root is root from rules_cuda to rules_gpu, as the package
 // documentation says, and returns what it changed and what it could not translate. It writes the
 // changed files (unless opts.DryRun) with atomicfile.WriteAll: all of them are prepared before any
@@ -187,6 +190,10 @@ func Migrate(root string, opts Options) (*Result, error) {
 	changes = append(changes, b.changes...)
 	res.Notes = append(res.Notes, b.notes...)
 	res.Untranslated = append(res.Untranslated, b.untranslated...)
+	if t := b.first; t != nil {
+		// Said once, at the first target translated: the compiler is the one default that changes.
+		res.Notes = append(res.Notes, Item{File: t.f.rel, Line: t.line, Target: t.label(), What: "compiler", Why: compilerNote})
+	}
 	if rc.attrsItem != nil && b.attrsWritten > 0 {
 		n := *rc.attrsItem
 		n.Why += fmt.Sprintf("; written on the %s migrated", plural(b.attrsWritten, "cuda_library target"))
