@@ -140,7 +140,7 @@ static void test_stream_nvcc() {
       return;
     }
   }
-  std::printf("ok   stream_scale<float>: nvcc's device code, clang's host stub (%d values agree with the CPU)\n", n);
+  std::printf("ok   stream_scale<float>: nvcc's device and host code, called from clang's (%d values agree with the CPU)\n", n);
   cudaFree(dx);
 }
 

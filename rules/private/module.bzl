@@ -21,9 +21,10 @@ with the reason and the fix (docs/chips.md lists the chips and toolkits).""",
     ),
     "compiler": attr.string(
         values = ["", "clang", "nvcc"],
-        doc = """The device front end of a CUDA C++ source: `clang`, or `nvcc` (the CUDA toolchain's) for code
-written for nvcc that clang rejects. Either way each chip is its own action, and ptxas and `gpubuilder link`
-make the cubins and the fatbin. Default: the CUDA toolchain's `compiler` (`clang` unless it says
+        doc = """The compiler of CUDA C++ sources: `clang`, or `nvcc` (the CUDA toolchain's) for code written for
+nvcc that clang rejects. Either way each chip is its own action, and ptxas and `gpubuilder link`
+make the cubins and the fatbin; `cuda_library`'s host side is compiled by the same compiler (nvcc
+with the C++ toolchain's compiler as its host compiler). Default: the CUDA toolchain's `compiler` (`clang` unless it says
 otherwise).""",
     ),
     "compress": attr.string(

@@ -4,7 +4,8 @@
 # that source's compile per chip, each chip's device link, the fatbin, its host compile and the
 # registration, and nothing of the other source. Without rdc, the source that calls the other's
 # __device__ function fails, naming it and the fix; an sm_80-only library in a test for sm_90
-# runners, and a program that needs a newer glibc than the runners have, fail the build.
+# runners, and a program that needs a newer glibc than the runners have, fail the build. Host code
+# written for nvcc builds with compiler = "nvcc".
 # A nested_bazel_test (tests/integration/BUILD.bazel); tests/integration/scenario.sh has the set-up.
 set -uo pipefail
 # shellcheck source=tests/integration/scenario.sh
@@ -78,6 +79,24 @@ scenario_cuda() {
   out=$(nbazel build //:scale_test_runner_abi --@rules_gpu//gpu:runners_have=GLIBC_2.17 2>&1)
   if [ $? -eq 0 ]; then bad cuda/abi "the build passed for runners with glibc 2.17"; else
     expect cuda/abi "$out" "//:scale_test_runner_abi" "cannot start on the runners: it needs GLIBC_2." "the runners have GLIBC_2.17" "fix: build it against an older C library"
+  fi
+  # compiler = "nvcc": nvcc compiles the host side too (no clang runs), against the fatbin of the
+  # per-chip actions; a host option with a comma cannot pass through nvcc's -Xcompiler.
+  out=$(nbazel build //:nvcc_host --execution_log_json_file="$ws/exec.json" 2>&1)
+  if [ $? -ne 0 ]; then bad cuda/nvcc "the build fails: $(tail -20 <<<"$out")"; else
+    local hosts syms
+    hosts=$(executed "$ws/exec.json" CudaHostCompile)
+    syms=$(nm -C "$ws"/bazel-bin/_objs/nvcc_host/nvcc_host.pic.o 2>&1)
+    # __sti____cudaRegisterAll is the constructor of nvcc's registration code (clang's is __cuda_module_ctor).
+    if [ "$hosts" = 1 ] && grep -q '__sti____cudaRegisterAll' <<<"$syms" && grep -q '(anonymous namespace)::clamp' <<<"$syms"; then
+      ok "cuda/nvcc (nvcc's host compile of nvcc_host.cu, its registration and the internal kernel's stub)"
+    else
+      bad cuda/nvcc "want one CudaHostCompile (have $hosts) and nvcc's registration with the kernel's stub in the object: $syms"
+    fi
+  fi
+  out=$(nbazel build //:nvcc_comma 2>&1)
+  if [ $? -eq 0 ]; then bad cuda/nvcc_comma "the build passed with host_copts -Wl,-z,now"; else
+    expect cuda/nvcc_comma "$out" "//:nvcc_comma: compiling nvcc_host.cu for the host" 'host option "-Wl,-z,now" has a comma'
   fi
 }
 

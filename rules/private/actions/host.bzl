@@ -1,8 +1,8 @@
-"""The host side of CUDA C++: clang's host compile against a fatbin, and the registration of a device-linked one."""
+"""The host side of CUDA C++: clang's or nvcc's host compile against a fatbin, and the registration of a device-linked one."""
 
-load("//rules/private:context.bzl", "LLVM_TOOLCHAIN", "add_tools", "builder_args", "run_builder")
+load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "add_tools", "builder_args", "run_builder")
 
-def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolchain_flags = []):
+def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolchain_flags = [], nvcc = None):
     """Declares the action that compiles the host side of `src` into the object `out` (`gpubuilder host`).
 
     Args:
@@ -17,13 +17,28 @@ def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolc
       toolchain_flags: the C++ toolchain's options that choose the C library and target (its
         --sysroot, --gcc-toolchain, --target), so that the host objects and the rest of the program
         see the same headers.
+      nvcc: None, and clang compiles the host side; or a struct, and nvcc does, as `nvcc -c` does
+        (code written for nvcc): `ccbin` (the C++ toolchain's compiler, nvcc's host compiler),
+        `cc_files` (depset of its files), `chip` (the lowest of the source's chips: nvcc's own
+        front-end pass writes the kernels' registration for it). `project.copts` are then nvcc's
+        options, and `host_copts`, `opt` and `toolchain_flags` its host compiler's.
     """
     cuda = gctx.cuda
     args = builder_args(gctx)
-    tools = add_tools(args, gctx.llvm, ["clang"])
-    if cuda.cuda_path:
-        args.add("--cuda-path", cuda.cuda_path)
     inputs = [src]
+    transitive = [cuda.cuda_files, project.headers]
+    if nvcc:
+        tools = add_tools(args, cuda, ["nvcc"])
+        args.add("--compiler", "nvcc")
+        args.add("--chip", nvcc.chip)
+        args.add("--ccbin", nvcc.ccbin)
+        transitive.append(nvcc.cc_files)
+        if "-O0" in opt:
+            args.add("-O", "0")
+    else:
+        tools = add_tools(args, gctx.llvm, ["clang"])
+        if cuda.cuda_path:
+            args.add("--cuda-path", cuda.cuda_path)
     if fatbin:
         args.add("--fatbin", fatbin)
         inputs.append(fatbin)
@@ -33,6 +48,8 @@ def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolc
     args.add_all(project.quote_includes, before_each = "-iquote")
     args.add_all(project.includes, before_each = "-I")
     args.add_all(project.system_includes, before_each = "-isystem")
+    if nvcc:
+        args.add_all(project.copts, format_each = "--nvcc-opt=%s")
     args.add_all(toolchain_flags + opt + host_copts, format_each = "--host-opt=%s")
     args.add("-o", out)
     args.add(src)
@@ -40,11 +57,11 @@ def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolc
         gctx,
         "host",
         args,
-        inputs = depset(inputs, transitive = [cuda.cuda_files, project.headers]),
+        inputs = depset(inputs, transitive = transitive),
         outputs = [out],
         tools = tools,
-        # clang is the program; the CUDA toolchain gives only headers.
-        toolchain = LLVM_TOOLCHAIN,
+        # The program is nvcc, or clang (and the CUDA toolchain gives only headers).
+        toolchain = CUDA_TOOLCHAIN if nvcc else LLVM_TOOLCHAIN,
         mnemonic = "CudaHostCompile",
         progress_message = "Compiling the host side of %s (%%{label})" % src.short_path,
     )

@@ -7,7 +7,7 @@ load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules/private:cc.bzl", "CUDA_ATTRS", "cc_features", "cuda_compilation")
 load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:kinds_table.bzl", "EXTENSIONS", "kind_of")
-load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_runs_on", "module_settings")
+load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_runs_on", "lowest_chip", "module_settings")
 load("//rules/private:plan.bzl", "plan_module", "source_stem")
 load("//rules/private/actions:host.bzl", "emit_host_compile", "emit_register")
 
@@ -50,12 +50,25 @@ def _cuda_library_impl(ctx):
 
     # A source may hold host code that launches other sources' kernels, and no kernel of its own.
     settings = module_settings(ctx, gctx, srcs = srcs, format = fmt, rdc = rdc, no_kernel_ok = True)
-    if not gctx.llvm or gctx.llvm.missing or "clang" not in gctx.llvm.tools:
-        fail("%s: the host side of CUDA C++ is compiled by clang, and the LLVM toolchain has none; register an LLVM toolchain with clang (the llvm module extension's)" % label)
     cc_toolchain, features = cc_features(ctx)
+    nvcc = None
+    if settings.opts.compiler == "nvcc":
+        # nvcc compiles the host side too, as nvcc -c does, with the C++ toolchain's compiler as its
+        # host compiler (its sysroot with it), and the device code of the per-chip actions.
+        nvcc = struct(
+            ccbin = cc_common.get_tool_for_action(feature_configuration = features, action_name = ACTION_NAMES.cpp_compile),
+            cc_files = cc_toolchain.all_files,
+            chip = lowest_chip(settings.chips),
+        )
+    elif not gctx.llvm or gctx.llvm.missing or "clang" not in gctx.llvm.tools:
+        fail("%s: the host side of CUDA C++ is compiled by clang, and the LLVM toolchain has none; register an LLVM toolchain with clang (the llvm module extension's), or set compiler = \"nvcc\"" % label)
     host_flags = _toolchain_flags(ctx, cc_toolchain, features)
     project = cuda_compilation(ctx)
     opt = ["-O0", "-g"] if ctx.var["COMPILATION_MODE"] == "dbg" else ["-O2"]
+
+    # With clang, the sources' C++ standard is an option of the host compile; nvcc takes it among
+    # its own options (copts), for both sides.
+    host_copts = ctx.attr.host_copts if nvcc else project.std + ctx.attr.host_copts
     name = ctx.label.name
 
     def module(mod_name, mod_srcs):
@@ -75,7 +88,7 @@ def _cuda_library_impl(ctx):
 
     def host(src, fatbin):
         obj = ctx.actions.declare_file("_objs/%s/%s.pic.o" % (name, source_stem(src)))
-        emit_host_compile(gctx, src = src, out = obj, fatbin = fatbin, project = project, host_copts = project.std + ctx.attr.host_copts, opt = opt, toolchain_flags = host_flags)
+        emit_host_compile(gctx, src = src, out = obj, fatbin = fatbin, project = project, host_copts = host_copts, opt = opt, toolchain_flags = host_flags, nvcc = nvcc)
         return obj
 
     objects = []
@@ -161,7 +174,9 @@ The attributes are rules_cuda's where they mean the same (`srcs`, `hdrs`, `textu
 `runs_on`, `format`, `compress`, ...). Each source's device side is compiled for each chip by its own
 action, as `gpu_module` does, and linked into a fatbin; clang compiles its host side against that
 fatbin (`-fcuda-include-gpubinary`), so the kernels it launches with `<<<...>>>` are registered with
-the CUDA runtime when the program starts. The runtime comes from the CUDA toolchain
+the CUDA runtime when the program starts. With `compiler = "nvcc"`, nvcc compiles the host side
+too, as `nvcc -c` does (host code written for nvcc builds as it is), with the C++ toolchain's
+compiler as its host compiler (`-ccbin`) and that fatbin in place of its own device code. The runtime comes from the CUDA toolchain
 (`@rules_gpu//cuda:runtime`: static unless `--@rules_gpu//gpu:cudart=shared`).
 
 Without `rdc`, each source is its own module, as nvcc compiles it. With `rdc = True` the sources are
@@ -180,7 +195,7 @@ runner.""",
             doc = """What the host code carries, as `gpu_module`'s formats: `fatbin` (each chip's cubin and PTX for
 the lowest chip, or for the chips `ptx` names), `bin` (only the cubins: no JIT on other GPUs) or `jit` (only PTX for the lowest chip).""",
         ),
-        "host_copts": attr.string_list(doc = "Options of clang's host compile of the sources, e.g. `[\"-Wall\"]`."),
+        "host_copts": attr.string_list(doc = "Options of the host compile of the sources, e.g. `[\"-Wall\"]`: clang's, or with `compiler = \"nvcc\"` its host compiler's (each passed with `-Xcompiler`)."),
         "linkopts": attr.string_list(doc = "Options for linking programs that depend on this library, as `cc_library`'s `linkopts`."),
         "srcs": attr.label_list(
             allow_files = EXTENSIONS["cuda"] + EXTENSIONS["llvm"],

@@ -84,6 +84,14 @@ def _actions_test_impl(ctx):
                 asserts.false(env, unwanted in argv, "a GpuCompile command line has %r: %s" % (unwanted, argv))
 
     for a in actions:
+        if a.mnemonic == "CudaHostCompile":
+            argv = " ".join(a.argv)
+            for want in ctx.attr.host_argv:
+                asserts.true(env, want in argv, "a CudaHostCompile command line lacks %r: %s" % (want, argv))
+            for unwanted in ctx.attr.not_host_argv:
+                asserts.false(env, unwanted in argv, "a CudaHostCompile command line has %r: %s" % (unwanted, argv))
+
+    for a in actions:
         if a.mnemonic == "GpuLower":
             argv = " ".join(a.argv)
             for want in ctx.attr.lower_argv:
@@ -98,10 +106,12 @@ def _actions_test_impl(ctx):
 
 _ACTIONS_ATTRS = {
     "compile_argv": attr.string_list(doc = "Text every GpuCompile command line must contain."),
+    "host_argv": attr.string_list(doc = "Text every CudaHostCompile command line must contain."),
     "inputs": attr.string_dict(doc = "Output basename -> an input basename its action must read."),
     "lower_argv": attr.string_list(doc = "Text every GpuLower command line must contain."),
     "mnemonics": attr.string_dict(doc = "Mnemonic -> how many of the target's actions have it (every Gpu* mnemonic)."),
     "not_compile_argv": attr.string_list(doc = "Text no GpuCompile command line may contain."),
+    "not_host_argv": attr.string_list(doc = "Text no CudaHostCompile command line may contain."),
     "not_inputs": attr.string_dict(doc = "Output basename -> an input basename its action must not read."),
     "source_argv": attr.string_list(doc = "Text the command line of every GpuCompile of the user's source (not of PTX made from it) must contain."),
     "validation": attr.string_list(doc = "The basenames of the `_validation` output group."),

@@ -442,7 +442,11 @@ func TestProgramUsage(t *testing.T) {
 		{[]string{"host", "--modules", dir, "--chip", "sm_80", "prog.mlir"}, "give -o OUT.o"},
 		{[]string{"host", "--modules", dir, "--chip", "sm_80", "-o", "-", "prog.mlir"}, "give -o OUT.o"},
 		{[]string{"host", "--modules", dir, "--chip", "sm_80", "-O", "4", "-o", out, "prog.mlir"}, "-O 4: use 0 to 3"},
-		{[]string{"host", "--modules", dir, "--chip", "sm_80", "-o", out, "k.cu"}, "--modules and --chip are for an MLIR program (SRC.mlir)"},
+		{[]string{"host", "--modules", dir, "--chip", "sm_80", "-o", out, "k.cu"}, "--modules is for an MLIR program (SRC.mlir)"},
+		{[]string{"host", "--chip", "sm_80", "--fatbin", out, "-o", out, "k.cu"}, "--chip, --ccbin and --nvcc-opt are for --compiler nvcc"},
+		{[]string{"host", "--compiler", "nvcc", "--fatbin", out, "-o", out, "k.cu"}, "--compiler nvcc needs --chip CHIP"},
+		{[]string{"host", "--compiler", "nvcc", "--chip", "sm_8", "--fatbin", out, "-o", out, "k.cu"}, "--chip: unknown chip \"sm_8\""},
+		{[]string{"host", "--compiler", "gcc", "--fatbin", out, "-o", out, "k.cu"}, "--compiler: unknown compiler \"gcc\""},
 		{[]string{"link", "--program", "-o", out}, "no image to link"},
 		{[]string{"host", "--modules", dir, "--chip", "compute_90", "-o", out, "prog.mlir"}, "--chip compute_90 is a virtual chip (PTX); name real chips, such as sm_90"},
 	} {

@@ -15,6 +15,8 @@ import (
 
 const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2] [--clang PATH] [--cuda-path DIR]
                      [CLANG OPTIONS] [--host-opt OPTION]... SRC.cu
+       gpubuild host --compiler nvcc --fatbin FATBIN --chip CHIP -o OUT.o [-O 2] [--nvcc PATH]
+                     [--ccbin PATH] [CLANG OPTIONS] [--nvcc-opt OPTION]... [--host-opt OPTION]... SRC.cu
        gpubuild host --modules DIR --chip CHIP -o OUT.o [-O 2] [--mlir-opt PATH] [--mlir-translate PATH]
                      [--llc PATH] SRC.mlir
   Compiles the host side of a CUDA C++ source with clang into a position-independent object file
@@ -26,6 +28,10 @@ const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2
   -std=c++17 go to clang as with compile (give them the device compilation's values); --host-opt
   gives other clang options of the host compilation, one by one. By hand, clang and the CUDA toolkit
   root are found as compile finds them; with --target (a Bazel action), only the flags' are used.
+  With --compiler nvcc, nvcc compiles the host side as nvcc -c does, with the host compiler PATH
+  (--ccbin; the C++ toolchain's), each --host-opt passed to it with -Xcompiler, and the object
+  carries FATBIN in place of nvcc's own device code; nvcc's front end runs once more, for CHIP (the
+  source's lowest chip), to write the code that registers the kernels.
   An MLIR program (SRC.mlir: host code, and gpu.modules or gpu.launch regions) takes the directory
   of its modules' artifacts (DIR/NAME.fatbin: gpubuild link --program), which replace its
   gpu.modules as gpu.binary ops for CHIP's #nvvm.Target; MLIR lowers the host code, llc makes the
@@ -45,9 +51,14 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 	opt := c.Int("O", 2, "the host code's optimisation `LEVEL`, 0 to 3")
 	c.StringVar(&tools.Clang, "clang", "", "clang (`PATH`; default: found with LLVM, as compile finds it)")
 	c.StringVar(&tools.CUDAPath, "cuda-path", "", "the CUDA toolkit root (`DIR`) for clang's --cuda-path (default: found as compile finds it)")
-	c.Var(&hostOpts, "host-opt", "an extra clang `OPTION` of the host compilation (repeatable)")
+	c.Var(&hostOpts, "host-opt", "an extra `OPTION` of the host compilation: clang's, or with --compiler nvcc its host compiler's (repeatable)")
+	compiler := c.String("compiler", "clang", "what compiles the host side (`COMPILER`): clang, or nvcc (code written for nvcc)")
+	c.StringVar(&tools.NVCC, "nvcc", "", "nvcc (`PATH`; default: found beside ptxas), with --compiler nvcc")
+	ccbin := c.String("ccbin", "", "nvcc's host compiler (`PATH`: the C++ toolchain's), with --compiler nvcc")
+	var nvccOpts cmdline.MultiFlag
+	c.Var(&nvccOpts, "nvcc-opt", "an extra nvcc `OPTION`, with --compiler nvcc (repeatable)")
 	modules := c.String("modules", "", "MLIR: the `DIR` of the program's modules' artifacts, NAME.fatbin")
-	chipName := c.String("chip", "", "MLIR: the `CHIP` that the gpu.binary objects' targets name (the lowest of the artifacts')")
+	chipName := c.String("chip", "", "the lowest of the `CHIP`s: MLIR, the one the gpu.binary objects' targets name; nvcc, its registration code's")
 	c.StringVar(&tools.MLIROpt, "mlir-opt", "", "MLIR: mlir-opt (`PATH`; default: found with LLVM)")
 	c.StringVar(&tools.MLIRTranslate, "mlir-translate", "", "MLIR: mlir-translate (`PATH`; default: found with LLVM)")
 	c.StringVar(&tools.Llc, "llc", "", "MLIR: llc (`PATH`; default: found with LLVM)")
@@ -62,9 +73,22 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 	if len(srcs) == 1 && strings.HasSuffix(srcs[0], ".mlir") {
 		return h.hostMLIR(ctx, c, o, tools, srcs[0], *modules, *chipName, *opt)
 	}
+	comp, err := compile.ParseCompiler(*compiler)
+	if err != nil {
+		return c.UsageError("--compiler: %v", err)
+	}
+	var lowest chip.Chip
 	switch {
-	case *modules != "" || *chipName != "":
-		return c.UsageError("--modules and --chip are for an MLIR program (SRC.mlir)")
+	case *modules != "":
+		return c.UsageError("--modules is for an MLIR program (SRC.mlir)")
+	case comp != compile.CompilerNVCC && (*chipName != "" || *ccbin != "" || len(nvccOpts) > 0):
+		return c.UsageError("--chip, --ccbin and --nvcc-opt are for --compiler nvcc (or --chip for an MLIR program)")
+	case comp == compile.CompilerNVCC && *chipName == "":
+		return c.UsageError("--compiler nvcc needs --chip CHIP, the lowest of the source's chips")
+	case comp == compile.CompilerNVCC:
+		if lowest, err = chip.Parse(*chipName); err != nil {
+			return c.UsageError("--chip: %v", err)
+		}
 	case len(srcs) != 1:
 		return c.UsageError("one CUDA C++ source, please (have %d)", len(srcs))
 	case o.Out == "":
@@ -79,7 +103,8 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 	}
 	tools = h.discover(o.Target, tools) // by hand: find what the flags do not name
 	return host.CUDA(ctx, tools, host.CUDAJob{Target: o.Target, Src: srcs[0], Out: o.Out, Stdout: env.Stdout, Fatbin: *fatbin, RDC: *rdc,
-		O: *opt, ClangOptions: clangOpts, HostOptions: hostOpts})
+		O: *opt, ClangOptions: clangOpts, HostOptions: hostOpts,
+		Compiler: comp, HostCompiler: *ccbin, Chip: lowest, NvccOptions: nvccOpts})
 }
 
 // hostMLIR compiles the host side of an MLIR program (see hostUsage).

@@ -36,6 +36,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
 	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
 )
@@ -61,8 +62,22 @@ type CUDAJob struct {
 	// ClangOptions are the source's preprocessor options (-I, -D, -include, -std=, ...), as the
 	// device compilation takes them (compile.CUDAOptions.ClangOptions), in order, after rules_gpu's own.
 	ClangOptions []string
-	// HostOptions are more clang options of the host compilation only, after ClangOptions.
+	// HostOptions are more clang options of the host compilation only, after ClangOptions (with
+	// nvcc, its host compiler's, each passed with -Xcompiler).
 	HostOptions []string
+
+	// Compiler is what compiles the host side: compile.CompilerClang (the default: clang, with
+	// tools.Clang) or compile.CompilerNVCC (tools.NVCC, which runs HostCompiler). nvcc's own steps
+	// run as package nvcc runs them, with the object embedding Fatbin (NVCC; not with RDC yet).
+	Compiler compile.Compiler
+	// HostCompiler is nvcc's host compiler (its -ccbin): the C++ toolchain's compiler, so that the
+	// object sees the C and C++ libraries the rest of the program does. nvcc only.
+	HostCompiler string
+	// Chip is the virtual architecture of nvcc's own front-end pass (cicc), which writes the code
+	// that registers the source's kernels and variables: the lowest of the source's chips. nvcc only.
+	Chip chip.Chip
+	// NvccOptions are more nvcc options, after rules_gpu's (the device compile's). nvcc only.
+	NvccOptions []string
 }
 
 // linkedPrefix starts the name of the function that an RDC host object calls to be registered;
@@ -81,6 +96,10 @@ func CUDA(ctx context.Context, tools compile.Tools, job CUDAJob) error {
 		return fail(nil, "", errors.New("give the source's fatbin, or compile it as relocatable device code (RDC), not both or neither"))
 	case job.O < 0 || job.O > 3:
 		return fail(nil, "", fmt.Errorf("optimisation level %d: use 0 to 3", job.O))
+	case job.Compiler == compile.CompilerNVCC:
+		return nvccHost(ctx, tools, job, fail)
+	case job.HostCompiler != "" || len(job.NvccOptions) > 0:
+		return fail(nil, "", errors.New("a host compiler for nvcc (-ccbin) and nvcc options apply when nvcc compiles the host side"))
 	}
 	if err := need(tools, [2]string{"clang", tools.Clang}); err != nil {
 		return fail(nil, "", err)

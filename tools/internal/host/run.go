@@ -41,8 +41,19 @@ func need(tools compile.Tools, want ...[2]string) error {
 // run runs one tool of a stage, with TMPDIR in the job's temporary directory tmp (compile.ToolEnv);
 // a failure carries the command and what the tool printed.
 func run(ctx context.Context, tmp, stage string, cmd []string, fail failFunc) error {
+	return runEnv(ctx, tmp, stage, nil, cmd, fail)
+}
+
+// runEnv is run with the assignments env (NAME=VALUE) added to the tool's environment.
+func runEnv(ctx context.Context, tmp, stage string, env, cmd []string, fail failFunc) error {
 	c := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
 	c.Env = compile.ToolEnv(tmp)
+	if len(env) > 0 {
+		if c.Env == nil {
+			c.Env = os.Environ()
+		}
+		c.Env = append(c.Env, env...)
+	}
 	out, err := c.CombinedOutput()
 	if err != nil {
 		var exit *exec.ExitError

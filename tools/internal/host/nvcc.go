@@ -1,0 +1,109 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/fatbin"
+	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/nvcc"
+)
+
+// nvccHost compiles the host side of job.Src with nvcc, as `nvcc -c` does, against job.Fatbin: nvcc's
+// own steps (package nvcc), its host compiler preprocessing the source, cudafe++ splitting off the
+// host code, cicc writing the code that registers the kernels (for job.Chip's virtual architecture;
+// the PTX it also writes is not used) and the host compiler compiling the result, which includes the
+// fatbin as nvcc's fatbinary would have written it. So the object is the one nvcc -c makes, with the
+// device code that rules_gpu's per-chip actions built.
+func nvccHost(ctx context.Context, tools compile.Tools, job CUDAJob, fail failFunc) error {
+	switch {
+	case job.RDC:
+		return fail(nil, "", errors.New("relocatable device code (rdc) is compiled by clang on the host side for now: leave compiler unset (clang) with rdc, or set rdc = False"))
+	case job.Chip.IsZero():
+		return fail(nil, "", errors.New("nvcc's host compile needs the source's lowest chip (--chip), the architecture its registration code is written for"))
+	}
+	for _, o := range job.HostOptions {
+		if strings.Contains(o, ",") {
+			return fail(nil, "", fmt.Errorf("host option %q has a comma, where nvcc's -Xcompiler splits its options: give the host compiler that option another way (for -Wl,..., in linkopts)", o))
+		}
+	}
+	if err := need(tools, [2]string{"nvcc", tools.NVCC}); err != nil {
+		return fail(nil, "", err)
+	}
+	data, err := os.ReadFile(job.Fatbin)
+	if err != nil {
+		return fail(nil, "", fmt.Errorf("the source's fatbin: %w", err))
+	}
+	if _, err := fatbin.Read(data); err != nil {
+		return fail(nil, "", fmt.Errorf("%s is not a fatbin (give the fatbin that gpubuild link made of the source's cubins and PTX): %w", job.Fatbin, err))
+	}
+	tmp, err := atomicfile.MkdirTemp(job.Out)
+	if err != nil {
+		return fail(nil, "", err)
+	}
+	defer os.RemoveAll(tmp)
+
+	virtual := job.Chip
+	virtual.Virtual = true
+	obj := filepath.Join(tmp, "host.o")
+	args := []string{"-x", "cu", "-c", "-o", obj, "-arch=" + virtual.String(), "-code=" + virtual.String(), "-O" + strconv.Itoa(job.O), "-Xcompiler", "-fPIC"}
+	if job.HostCompiler != "" {
+		// The C++ toolchain decides the host compiler: nvcc's list of the versions it was tested with
+		// is not consulted (docs/cuda.md says so).
+		args = append(args, "-ccbin", job.HostCompiler, "-allow-unsupported-compiler")
+	}
+	args = append(args, nvcc.PreprocessorOptions(job.ClangOptions)...)
+	args = append(args, job.NvccOptions...)
+	for _, o := range job.HostOptions {
+		args = append(args, "-Xcompiler", o)
+	}
+	args = append(args, job.Src)
+
+	env := compile.ToolEnv(tmp)
+	plan, err := nvcc.DryRun(ctx, tools.NVCC, args, env, tmp)
+	if err != nil {
+		var e *nvcc.Error
+		if errors.As(err, &e) {
+			return fail(e.Command, e.Output, err)
+		}
+		return fail(nil, "", err)
+	}
+	plan.SetSourcePath(job.Src)
+	embedded := false
+	replace := func(s nvcc.Step) (bool, error) {
+		path := nvcc.EmbeddedFatbinPath(s)
+		if s.Tool() != "fatbinary" {
+			return false, nil
+		}
+		if path == "" {
+			return false, fmt.Errorf("nvcc's fatbinary step writes no --embedded-fatbin=FILE for the host code: %s", strings.Join(s, " "))
+		}
+		var b bytes.Buffer
+		if err := nvcc.EmbeddedFatbin(&b, job.Target, data); err != nil {
+			return false, fmt.Errorf("%s: %w", job.Fatbin, err)
+		}
+		embedded = true
+		return true, os.WriteFile(path, b.Bytes(), 0o644)
+	}
+	err = plan.Run(replace, func(cmd []string) error {
+		return runEnv(ctx, tmp, "nvcc", plan.Env, cmd, fail)
+	})
+	if err != nil {
+		var e *compile.Error
+		if !errors.As(err, &e) {
+			err = fail(nil, "", err)
+		}
+		return tools.ExplainMissingHeader(err)
+	}
+	if !embedded {
+		return fail(args, "", errors.New("nvcc's plan has no fatbinary step, so the object would carry no device code"))
+	}
+	return output(obj, job.Out, job.Stdout, fail)
+}

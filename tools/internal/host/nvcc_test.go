@@ -1,0 +1,220 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/fatbin"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
+)
+
+// nvccSource is CUDA C++ written for nvcc, host side included: host max/min, isfinite without
+// <cmath>, and kernels of internal linkage, whose names nvcc derives from the source's path.
+const nvccSource = `namespace {
+__global__ void clamp_all(float *x, float lo, float hi) { x[threadIdx.x] = min(max(x[threadIdx.x], lo), hi); }
+}
+static __global__ void finite(const float *x, int *n) { if (isfinite(x[threadIdx.x])) atomicAdd(n, 1); }
+__global__ void stream_copy(const float *x, float *y) { __stcs(&y[threadIdx.x], x[threadIdx.x]); }
+int launch(float *x, float *y, int *n) {
+  int threads = min(32, max(1, 64 / 2));
+  clamp_all<<<1, threads>>>(x, -1.0f, 1.0f);
+  finite<<<1, threads>>>(x, n);
+  stream_copy<<<1, threads>>>(x, y);
+  return isfinite(float(threads)) ? 0 : 1;
+}
+`
+
+// registered is the names of kernels a host object of nvcc's registers with the CUDA runtime: the
+// strings of its read-only data that are mangled names.
+func registered(t *testing.T, obj string) []string {
+	t.Helper()
+	f, err := elf.Open(obj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var names []string
+	for _, s := range f.Sections {
+		if !strings.HasPrefix(s.Name, ".rodata") {
+			continue
+		}
+		data, err := s.Data()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, str := range bytes.Split(data, []byte{0}) {
+			if bytes.HasPrefix(str, []byte("_Z")) {
+				names = append(names, string(str))
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// The host side with nvcc: the device side compiled per chip in one directory, the host side in
+// another (as two Bazel actions run in two sandboxes), with the source named by the same relative
+// path: the host object registers exactly the cubin's kernels, internal-linkage ones included, and
+// carries the given fatbin in .nv_fatbin; nvcc -c of the same source registers the same kernels, up
+// to the hash of the path in internal names; a program links with the CUDA runtime.
+func TestNVCCHost(t *testing.T) {
+	tools := deviceTools(t)
+	tools.NVCC = testtool.Find(t, "NVCC", "nvcc")
+	ctx := context.Background()
+	const src = "pkg/k.cu"
+	device, hostDir := t.TempDir(), t.TempDir()
+	for _, d := range []string{device, hostDir} {
+		if err := os.MkdirAll(filepath.Join(d, "pkg"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, src), []byte(nvccSource), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sm80, err := chip.Parse("sm_80")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Chdir(device)
+	job := compile.Job{Target: "//t:k", Src: src, Out: "k.sm_80.cubin", Format: compile.FormatBin, Chip: sm80, Toolkit: chip.Toolkit{Major: 12, Minor: 4}}
+	job.CUDA.Compiler = compile.CompilerNVCC
+	if err := tools.Compile(ctx, job); err != nil {
+		t.Fatal(err)
+	}
+	img, err := artifact.ReadImage(filepath.Join(device, job.Out), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := artifact.Link([]fatbin.Entry{img}, artifact.LinkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := artifact.Open(filepath.Join(device, job.Out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernels, err := a.Kernels()
+	if err != nil || len(kernels) != 3 {
+		t.Fatalf("the cubin's kernels: %q (%v), want 3", kernels, err)
+	}
+	slices.Sort(kernels)
+
+	t.Chdir(hostDir)
+	fbPath := filepath.Join(hostDir, "k.fatbin")
+	if err := os.WriteFile(fbPath, fb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// nvcc 12.4's front end reads the C++ library of GCC 12, not the build machine's newer one: the
+	// build environment's sysroot, as the C++ toolchain's --sysroot gives it in a Bazel action.
+	sysroot := "--sysroot=" + testtool.Find(t, "SYSROOT", "/opt/rules_gpu/sysroot")
+	hostJob := CUDAJob{Target: "//t:k", Src: src, Out: "k.o", Fatbin: fbPath, O: 2, Compiler: compile.CompilerNVCC, Chip: sm80, HostCompiler: tools.Clang, HostOptions: []string{sysroot}}
+	if err := CUDA(ctx, tools, hostJob); err != nil {
+		t.Fatal(err)
+	}
+	if got := registered(t, "k.o"); !slices.Equal(got, kernels) {
+		t.Errorf("the host object registers %q, the cubin has %q", got, kernels)
+	}
+	f, err := elf.Open("k.o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec := f.Section(".nv_fatbin")
+	if sec == nil {
+		t.Fatal("the host object has no .nv_fatbin section")
+	}
+	data, err := sec.Data()
+	f.Close()
+	if err != nil || !bytes.HasPrefix(data, fb) {
+		t.Errorf("the host object's .nv_fatbin is not the fatbin it was given (%d bytes, %v)", len(data), err)
+	}
+
+	// nvcc -c alone, in the host directory: the same kernels, its own hash of the absolute path.
+	out, err := exec.Command(tools.NVCC, "-c", "-arch=sm_80", "-ccbin", tools.Clang, "-allow-unsupported-compiler", "-Xcompiler", sysroot, "-o", "nvcc.o", src).CombinedOutput()
+	if err != nil {
+		t.Fatalf("nvcc -c: %v\n%s", err, out)
+	}
+	hash := regexp.MustCompile(`_GLOBAL__N__[0-9a-f]{8}_`)
+	unhash := func(names []string) []string {
+		var out []string
+		for _, n := range names {
+			out = append(out, hash.ReplaceAllString(n, "_GLOBAL__N__HASH_"))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got, want := unhash(registered(t, "k.o")), unhash(registered(t, "nvcc.o")); !slices.Equal(got, want) {
+		t.Errorf("the host object registers %q, nvcc -c's %q", got, want)
+	}
+
+	// The object does not depend on where or by which process it was compiled: again, in a third
+	// directory, it is the same bytes.
+	again := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(again, "pkg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(again, src), []byte(nvccSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(again)
+	if err := CUDA(ctx, tools, hostJob); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := os.ReadFile(filepath.Join(hostDir, "k.o"))
+	second, _ := os.ReadFile(filepath.Join(again, "k.o"))
+	if !bytes.Equal(first, second) {
+		t.Errorf("the host object differs between two compiles of the same source (%d and %d bytes)", len(first), len(second))
+	}
+
+	mainC := filepath.Join(hostDir, "main.c")
+	if err := os.WriteFile(mainC, []byte("int main(void) { return 0; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cudaProgram(t, hostDir, filepath.Join(hostDir, "k.o"), mainC)
+}
+
+// nvcc's host compile refuses what it cannot do before running anything, naming the target and the
+// source: relocatable device code, no chip, a host option nvcc would split at its commas.
+func TestNVCCHostErrors(t *testing.T) {
+	tools := hostTools(t)
+	tools.NVCC = testtool.Find(t, "NVCC", "nvcc")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "k.cu")
+	if err := os.WriteFile(src, []byte(nvccSource), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sm80, _ := chip.Parse("sm_80")
+	out := filepath.Join(dir, "k.o")
+	base := CUDAJob{Target: "//t:k", Src: src, Out: out, Fatbin: src, O: 2, Compiler: compile.CompilerNVCC, Chip: sm80}
+	for _, c := range []struct {
+		name, want string
+		edit       func(*CUDAJob)
+	}{
+		{"rdc", "relocatable device code (rdc) is compiled by clang", func(j *CUDAJob) { j.RDC, j.Fatbin = true, "" }},
+		{"no chip", "needs the source's lowest chip", func(j *CUDAJob) { j.Chip = chip.Chip{} }},
+		{"comma", `host option "-Wl,-z,now" has a comma`, func(j *CUDAJob) { j.HostOptions = []string{"-Wl,-z,now"} }},
+		{"not a fatbin", "is not a fatbin", func(j *CUDAJob) {}},
+		{"clang with ccbin", "apply when nvcc compiles the host side", func(j *CUDAJob) { j.Compiler, j.HostCompiler = compile.CompilerClang, "g++" }},
+	} {
+		j := base
+		c.edit(&j)
+		err := CUDA(context.Background(), tools, j)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "//t:k") || !strings.Contains(err.Error(), src) {
+			t.Errorf("%s: %v, want an error naming //t:k, %s and %q", c.name, err, src, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: left %s behind", c.name, out)
+		}
+	}
+}
