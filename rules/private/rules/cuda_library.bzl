@@ -164,6 +164,27 @@ def _cuda_library_impl(ctx):
         ),
     ]
 
+# The attributes of cuda_library; cuda_binary and cuda_test (rules_cuda's macros) give these to the
+# library they make, the rest to the program.
+CUDA_LIBRARY_ATTRS = dict(CUDA_ATTRS, **dict(MODULE_ATTRS, **{
+    "alwayslink": attr.bool(doc = "Link every object into the programs that depend on this library, as `cc_library`'s `alwayslink`. Always so with `rdc`: the one fatbin is registered with the CUDA runtime once every source's host object has registered its part, so each must be linked, even one that nothing calls."),
+    "format": attr.string(
+        default = "fatbin",
+        values = ["fatbin", "bin", "jit"],
+        doc = """What the host code carries, as `gpu_module`'s formats: `fatbin` (each chip's cubin and PTX for
+the lowest chip, or for the chips `ptx` names), `bin` (only the cubins: no JIT on other GPUs) or `jit` (only PTX for the lowest chip).""",
+    ),
+    "host_copts": attr.string_list(doc = "Options of the host compile of the sources, e.g. `[\"-Wall\"]`: clang's, or with `compiler = \"nvcc\"` its host compiler's (each passed with `-Xcompiler`)."),
+    "linkopts": attr.string_list(doc = "Options for linking programs that depend on this library, as `cc_library`'s `linkopts`."),
+    "srcs": attr.label_list(
+        allow_files = EXTENSIONS["cuda"] + EXTENSIONS["llvm"],
+        mandatory = True,
+        doc = "The CUDA C++ sources: their device side is built per chip, their host side into this library. With `rdc`, also LLVM IR (`.ll`, `.bc`: device code linked into the module per chip).",
+    ),
+    "_cc_toolchain": attr.label(default = Label("@rules_cc//cc:current_cc_toolchain")),
+    "_cudart": attr.label(default = Label("//cuda:runtime"), providers = [CcInfo]),
+}))
+
 cuda_library = rule(
     implementation = _cuda_library_impl,
     doc = """CUDA C++ with its host code, built per chip, as a C++ library that `cc_library`, `cc_binary` and
@@ -187,24 +208,7 @@ and a generated source registers the one fatbin for every host object.
 `runs_on` (or `--@rules_gpu//gpu:runners`) applies to every fatbin: a program that depends on this
 library fails to build, with the reason and the fix, when its kernels could not load on a declared
 runner.""",
-    attrs = dict(CUDA_ATTRS, **dict(MODULE_ATTRS, **{
-        "alwayslink": attr.bool(doc = "Link every object into the programs that depend on this library, as `cc_library`'s `alwayslink`. Always so with `rdc`: the one fatbin is registered with the CUDA runtime once every source's host object has registered its part, so each must be linked, even one that nothing calls."),
-        "format": attr.string(
-            default = "fatbin",
-            values = ["fatbin", "bin", "jit"],
-            doc = """What the host code carries, as `gpu_module`'s formats: `fatbin` (each chip's cubin and PTX for
-the lowest chip, or for the chips `ptx` names), `bin` (only the cubins: no JIT on other GPUs) or `jit` (only PTX for the lowest chip).""",
-        ),
-        "host_copts": attr.string_list(doc = "Options of the host compile of the sources, e.g. `[\"-Wall\"]`: clang's, or with `compiler = \"nvcc\"` its host compiler's (each passed with `-Xcompiler`)."),
-        "linkopts": attr.string_list(doc = "Options for linking programs that depend on this library, as `cc_library`'s `linkopts`."),
-        "srcs": attr.label_list(
-            allow_files = EXTENSIONS["cuda"] + EXTENSIONS["llvm"],
-            mandatory = True,
-            doc = "The CUDA C++ sources: their device side is built per chip, their host side into this library. With `rdc`, also LLVM IR (`.ll`, `.bc`: device code linked into the module per chip).",
-        ),
-        "_cc_toolchain": attr.label(default = Label("@rules_cc//cc:current_cc_toolchain")),
-        "_cudart": attr.label(default = Label("//cuda:runtime"), providers = [CcInfo]),
-    })),
+    attrs = CUDA_LIBRARY_ATTRS,
     fragments = ["cpp"],
     toolchains = use_cc_toolchain() + [
         BUILDER_TOOLCHAIN,
