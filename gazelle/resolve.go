@@ -23,7 +23,8 @@ type cudaImports struct {
 }
 
 // Imports indexes the headers a cuda_library or a cc_library provides (its hdrs and textual_hdrs,
-// files of its package or, by label, of another package), under every path an #include may name
+// files of its package or, by label, of another package; a glob() of them evaluated over the
+// package's files, attrEntries), under every path an #include may name
 // them by: from the repository root (kernels/vec.cuh), and from each of the rule's include
 // directories (includes), or by the virtual path strip_include_prefix and include_prefix give a
 // cc_library's headers.
@@ -41,8 +42,12 @@ func (*gpuLang) Imports(c *config.Config, r *rule.Rule, f *rule.File) []resolve.
 	}
 	includes := r.AttrStrings("includes")
 	strip, prefix := r.AttrString("strip_include_prefix"), r.AttrString("include_prefix")
+	dir := ""
+	if f != nil && f.Path != "" {
+		dir = filepath.Dir(f.Path)
+	}
 	for _, attr := range []string{"hdrs", "textual_hdrs"} {
-		for _, h := range r.AttrStrings(attr) {
+		for _, h := range attrEntries(r, attr, dir) {
 			p := headerPath(h, f.Pkg)
 			if p == "" {
 				continue
