@@ -30,6 +30,11 @@ const rootLibrary = "kernels"
 // sources of the GPU rules already there up to date, and makes rules for the GPU sources that no
 // rule lists yet.
 func (l *gpuLang) GenerateRules(args language.GenerateArgs) language.GenerateResult {
+	for _, f := range args.RegularFiles {
+		if headerExts[path.Ext(f)] {
+			l.headers.add(path.Join(args.Rel, f))
+		}
+	}
 	gc := getConfig(args.Config)
 	if !gc.enabled {
 		return language.GenerateResult{}

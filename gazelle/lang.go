@@ -45,6 +45,9 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path"
+	"sort"
+	"strings"
 	"sync"
 
 	"github.com/bazelbuild/bazel-gazelle/config"
@@ -70,6 +73,7 @@ const (
 // gpuLang is the extension. One is made for each gazelle run.
 type gpuLang struct {
 	problems *problems
+	headers  *repoHeaders
 	exit     func(code int) // os.Exit; tests replace it
 }
 
@@ -81,7 +85,7 @@ var (
 
 // NewLanguage returns the extension; gazelle_binary calls it.
 func NewLanguage() language.Language {
-	return &gpuLang{problems: &problems{}, exit: os.Exit}
+	return &gpuLang{problems: &problems{}, headers: &repoHeaders{}, exit: os.Exit}
 }
 
 // Name is "gpu".
@@ -188,5 +192,35 @@ func (p *problems) take() []string {
 	defer p.mu.Unlock()
 	out := p.msgs
 	p.msgs, p.seen = nil, nil
+	return out
+}
+
+// repoHeaders are the header files of the directories gazelle has visited, by file name: an angle
+// include that no target provides is a problem when the repository has the file.
+type repoHeaders struct {
+	mu     sync.Mutex
+	byName map[string][]string // file name -> repository paths
+}
+
+func (h *repoHeaders) add(p string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.byName == nil {
+		h.byName = map[string][]string{}
+	}
+	h.byName[path.Base(p)] = append(h.byName[path.Base(p)], p)
+}
+
+// find is the repository paths that end in include (the path an #include names), sorted.
+func (h *repoHeaders) find(include string) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, p := range h.byName[path.Base(include)] {
+		if p == include || strings.HasSuffix(p, "/"+include) {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
 	return out
 }

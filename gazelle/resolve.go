@@ -142,9 +142,9 @@ func (l *gpuLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Remo
 // resolveInclude finds the target that provides an included header, trying the paths the
 // compiler would (include.candidates): the library's own files need nothing; then a `# gazelle:resolve
 // gpu HEADER LABEL` directive for the header as written or any of its paths; then gazelle's index.
-// What nothing provides is fine for an angle include and for the CUDA toolkit's and the standard
-// libraries' headers, and a problem for any other quoted include, as is a header that several
-// targets provide.
+// What nothing provides is fine for the CUDA toolkit's and the standard libraries' headers and for
+// an angle include of a file the repository does not have (the system's), and a problem for any
+// other include, as is a header that several targets provide.
 func (l *gpuLang) resolveInclude(c *config.Config, ix *resolve.RuleIndex, in include, imps *cudaImports, from label.Label) []label.Label {
 	cands := in.candidates(imps.roots)
 	for _, p := range cands {
@@ -183,7 +183,15 @@ func (l *gpuLang) resolveInclude(c *config.Config, ix *resolve.RuleIndex, in inc
 			return nil
 		}
 	}
-	if !in.Quoted || systemHeader(in.Path) {
+	if systemHeader(in.Path) {
+		return nil
+	}
+	if !in.Quoted {
+		// The system's, unless the repository has it: then a target must provide it.
+		if where := l.headers.find(in.Path); len(where) > 0 {
+			l.problems.add("%s: %s: no target provides this header, which the repository has (%s), so it is not the system's; fix: declare it in the hdrs of a cc_library with its directory in includes (includes = [\".\"] beside it; gazelle then adds that library to deps), or name the target that provides it with # gazelle:resolve gpu %s LABEL",
+				in.where(), in.written(), strings.Join(where, ", "), in.Path)
+		}
 		return nil
 	}
 	what := "no file or target provides this header"

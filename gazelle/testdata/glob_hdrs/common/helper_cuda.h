@@ -1,0 +1,2 @@
+#pragma once
+#define CHECK_CUDA(x) (x)
