@@ -66,15 +66,19 @@ func migrateBuildFiles(r *repository, attrs *Attrs) (buildResult, error) {
 // apply makes the file's translatable targets rules_gpu's and fixes its loads. It returns how many
 // cuda_library targets got attrs, and whether it edited the file.
 func (f *buildFile) apply(attrs *Attrs) (attrsWritten int, edited bool) {
-	// The names of rules_cuda that the file still needs: those of targets, calls and uses that stay.
+	// The names of rules_cuda that the file still needs: those of targets, calls and uses that stay
+	// (but of the symbols rules_gpu has too, which it loads from rules_gpu).
 	needed := map[string]bool{}
+	var same []*build.Ident
 	for _, stmt := range f.ast.Stmt {
 		if _, ok := stmt.(*build.LoadStmt); ok {
 			continue
 		}
 		build.Walk(stmt, func(x build.Expr, stk []build.Expr) {
 			if id, ok := x.(*build.Ident); ok && f.cuda[id.Name] != "" && !isKeyword(id, stk) {
-				if t := f.calls[id]; t == nil || !t.ok() {
+				if sameSymbols[f.cuda[id.Name]] {
+					same = append(same, id)
+				} else if t := f.calls[id]; t == nil || !t.ok() {
 					needed[id.Name] = true
 				}
 			}
@@ -95,6 +99,17 @@ func (f *buildFile) apply(attrs *Attrs) (attrsWritten int, edited bool) {
 	}
 
 	ln := newLoadNames(f, needed)
+	// The uses of a symbol rules_gpu has too: the same function, loaded from rules_gpu.
+	renames := map[*build.Ident]string{}
+	for _, id := range same {
+		symbol := f.cuda[id.Name]
+		renames[id] = ln.gpu(symbol, id.Name, true)
+		f.notes = append(f.notes, Item{File: f.rel, Line: id.NamePos.Line, What: id.Name + "()",
+			Why: "is rules_gpu's " + symbol + " now, loaded from " + rulesGPUDefs})
+	}
+	for id, name := range renames {
+		id.Name = name
+	}
 	// Translated cuda_library targets keep the name they call the rule by, unless the file's other
 	// targets still call rules_cuda's rule by it.
 	callee := map[*target]string{}

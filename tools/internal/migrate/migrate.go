@@ -38,7 +38,8 @@
 //   - Labels of rules_cuda's toolkit repository (@local_cuda//:cublas, :thrust, :cuda_runtime, ...;
 //     also spelt @cuda) in any target's attributes become the CUDA toolchain's libraries of rules_gpu
 //     (@rules_gpu//cuda:cublas, :cccl, :runtime: tools/cudalib's table); one with no such library
-//     (nvml, npp, ...) is listed.
+//     (nvml, npp, ...) is listed. rules_cuda's @rules_cuda//cuda:is_enabled and :enable become
+//     @rules_gpu//gpu:is_enabled and :enable; requires_cuda is loaded from rules_gpu, which has it.
 //   - The root .bazelrc's --@rules_cuda//cuda:archs=ARCHS (after build, common, test, ..., with or
 //     without :config) becomes --@rules_gpu//gpu:chips=CHIPS (see ParseArchs and Archs.Attrs). When
 //     the archs' fatbin is not rules_gpu's default (cubins only, PTX only, or PTX for other chips than

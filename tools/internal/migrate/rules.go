@@ -19,6 +19,10 @@ const (
 	cudaBinary  = "cuda_binary"
 )
 
+// sameSymbols are the symbols of rules_cuda's defs.bzl that rules_gpu's defs.bzl has too, used the
+// same way: a file's uses stay, and the name is loaded from rules_gpu.
+var sameSymbols = map[string]bool{"requires_cuda": true}
+
 func isRule(symbol string) bool {
 	return symbol == cudaLibrary || symbol == cudaObjects || symbol == cudaTest || symbol == cudaBinary
 }
@@ -255,6 +259,9 @@ func (f *buildFile) scan() {
 				return
 			}
 			symbol := f.cuda[id.Name]
+			if sameSymbols[symbol] {
+				return // loaded from rules_gpu's defs instead (apply)
+			}
 			what := fmt.Sprintf("%s (rules_cuda's %s)", id.Name, symbol)
 			if id.Name == symbol {
 				what = "rules_cuda's " + symbol

@@ -3,6 +3,7 @@ package migrate
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/bazelbuild/buildtools/build"
 
@@ -13,6 +14,13 @@ import (
 // rules_cuda's toolchain extension and WORKSPACE macros give it; @cuda in some repositories), with
 // one @ or two.
 var toolkitLabel = regexp.MustCompile(`^@@?(local_cuda|cuda)//:([A-Za-z0-9_.+-]+)$`)
+
+// settingLabels are rules_cuda's build setting and config_setting labels (without their @ or @@)
+// that rules_gpu has, and rules_gpu's: CUDA on or off (docs/migrate.md).
+var settingLabels = map[string]string{
+	"rules_cuda//cuda:is_enabled": "@rules_gpu//gpu:is_enabled",
+	"rules_cuda//cuda:enable":     "@rules_gpu//gpu:enable",
+}
 
 // rulesCudaRuntime are rules_cuda's names of the CUDA runtime, which is @rules_gpu//cuda:runtime.
 var rulesCudaRuntime = map[string]bool{"cuda_runtime": true, "cuda_runtime_static": true, "cuda_headers": true}
@@ -30,7 +38,8 @@ func toolkitTarget(name string) string {
 
 // toolkitLabels rewrites the file's labels of rules_cuda's toolkit repository (in any target's
 // attributes) to rules_gpu's targets of the same library (@rules_gpu//cuda:cublas, ...), noting each,
-// and lists those that have none. It reports whether it changed the file.
+// and lists those that have none; and rules_cuda's CUDA switch (settingLabels) to rules_gpu's. It
+// reports whether it changed the file.
 func (f *buildFile) toolkitLabels() (edited bool) {
 	for _, stmt := range f.ast.Stmt {
 		if _, ok := stmt.(*build.LoadStmt); ok {
@@ -39,6 +48,12 @@ func (f *buildFile) toolkitLabels() (edited bool) {
 		build.Walk(stmt, func(x build.Expr, _ []build.Expr) {
 			s, ok := x.(*build.StringExpr)
 			if !ok {
+				return
+			}
+			if to, ok := settingLabels[strings.TrimLeft(s.Value, "@")]; ok {
+				f.notes = append(f.notes, Item{File: f.rel, Line: s.Start.Line, What: s.Value, Why: "became " + to + ", rules_gpu's"})
+				s.Value = to
+				edited = true
 				return
 			}
 			m := toolkitLabel.FindStringSubmatch(s.Value)
