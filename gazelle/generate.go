@@ -72,6 +72,9 @@ type library struct {
 	existing   *rule.Rule // nil for a new one
 	srcs, hdrs []string
 	roots      []string // its include directories, from the repository root
+	// kind is kindCudaLibrary; kindCudaBinary for a program (a source with main()); kindCcLibrary
+	// for the headers that several programs of the package include (sharedHeaders).
+	kind string
 }
 
 func newPackage(l *gpuLang, args language.GenerateArgs, gc *gpuConfig) *pkg {
@@ -181,13 +184,13 @@ func (p *pkg) refreshExisting() {
 		}
 		kind := p.kindOf(r)
 		switch kind {
-		case kindCudaLibrary:
+		case kindCudaLibrary, kindCudaBinary:
 			srcs, ok1 := literalStrings(r, "srcs")
 			hdrs, ok2 := literalStrings(r, "hdrs")
 			if !ok1 || !ok2 {
 				continue
 			}
-			lib := &library{name: r.Name(), existing: r, srcs: p.present(srcs), hdrs: p.present(hdrs)}
+			lib := &library{name: r.Name(), existing: r, srcs: p.present(srcs), hdrs: p.present(hdrs), kind: kind}
 			includes, _ := literalStrings(r, "includes")
 			for _, inc := range includes {
 				lib.roots = append(lib.roots, path.Join(p.args.Rel, inc))
@@ -246,10 +249,16 @@ func (p *pkg) cudaLibraries() {
 		pkgName = rootLibrary
 	}
 	var pkgLib *library
-	if len(p.libs) == 1 {
-		pkgLib = p.libs[0]
-	}
+	var libraries []*library
 	for _, lib := range p.libs {
+		if lib.kind == kindCudaLibrary {
+			libraries = append(libraries, lib)
+		}
+	}
+	if len(libraries) == 1 {
+		pkgLib = libraries[0]
+	}
+	for _, lib := range libraries {
 		if lib.name == pkgName {
 			pkgLib = lib
 		}
@@ -257,12 +266,16 @@ func (p *pkg) cudaLibraries() {
 	for _, f := range p.unlisted(".cu") {
 		stem := strings.TrimSuffix(f, ".cu")
 		switch {
+		case p.hasMain(f):
+			// A program: rules_cuda's cuda_binary, its source alone (its library's, and its own
+			// headers, it reaches through includes).
+			p.libs = append(p.libs, &library{name: p.newName(stem, stem+"_bin"), srcs: []string{f}, kind: kindCudaBinary})
 		case p.gc.perFile:
-			p.libs = append(p.libs, &library{name: p.newName(stem, stem+"_cu"), srcs: []string{f}})
+			p.libs = append(p.libs, &library{name: p.newName(stem, stem+"_cu"), srcs: []string{f}, kind: kindCudaLibrary})
 		case pkgLib != nil:
 			pkgLib.srcs = append(pkgLib.srcs, f)
 		default:
-			pkgLib = &library{name: p.newName(pkgName, pkgName+"_cuda"), srcs: []string{f}}
+			pkgLib = &library{name: p.newName(pkgName, pkgName+"_cuda"), srcs: []string{f}, kind: kindCudaLibrary}
 			p.libs = append(p.libs, pkgLib)
 		}
 	}
@@ -298,12 +311,44 @@ func (p *pkg) cudaLibraries() {
 			if to == nil && len(reach[h]) > 0 {
 				to = reach[h][0]
 			}
+			if to != nil && to.kind == kindCudaBinary && len(reach[h]) > 1 {
+				// A program is no library: a header that other targets include too is a library
+				// of its own, which each depends on.
+				to = p.sharedHeaders()
+			}
 			if to != nil {
 				to.hdrs = append(to.hdrs, h)
 				assigned[h], changed = true, true
 			}
 		}
 	}
+}
+
+// sharedHeaders is the package's cc_library of the headers that several of its targets include and
+// no library of theirs holds (a program's header that another program includes), made the first
+// time one is met.
+func (p *pkg) sharedHeaders() *library {
+	for _, lib := range p.libs {
+		if lib.kind == kindCcLibrary {
+			return lib
+		}
+	}
+	pkgName := path.Base(p.args.Rel)
+	if p.args.Rel == "" {
+		pkgName = rootLibrary
+	}
+	lib := &library{name: p.newName(pkgName+"_hdrs", pkgName+"_headers"), kind: kindCcLibrary}
+	p.libs = append(p.libs, lib)
+	return lib
+}
+
+// mainFunc is the start of a definition of main() at the start of a line: int main(, auto main(.
+var mainFunc = regexp.MustCompile(`(?m)^[ \t]*(?:int|auto)[ \t]+main[ \t]*\(`)
+
+// hasMain says whether a CUDA C++ source of the package defines main(): a program's.
+func (p *pkg) hasMain(f string) bool {
+	src, err := os.ReadFile(filepath.Join(p.args.Dir, filepath.FromSlash(f)))
+	return err == nil && mainFunc.Match(src)
 }
 
 // reached are the package's files that a library's sources and headers include, directly or
@@ -436,16 +481,21 @@ func (p *pkg) newRule(kind, name, srcAttr, src string) *rule.Rule {
 	return r
 }
 
-// setDefaults gives a rule gazelle creates the directory's chips, runs_on and (cuda_library)
-// compiler, and makes libraries visible to the packages that gazelle may make depend on them.
+// setDefaults gives a rule gazelle creates the directory's chips, runs_on and (cuda_library,
+// cuda_binary) compiler, and makes libraries visible to the packages that gazelle may make depend
+// on them; a cc_library of shared headers gets only the visibility.
 func (p *pkg) setDefaults(r *rule.Rule) {
+	if r.Kind() == kindCcLibrary {
+		r.SetAttr("visibility", []string{"//visibility:public"})
+		return
+	}
 	if p.gc.chips != nil {
 		r.SetAttr("chips", p.gc.chips)
 	}
 	if p.gc.runsOn != nil {
 		r.SetAttr("runs_on", p.gc.runsOn)
 	}
-	if r.Kind() == kindCudaLibrary && p.gc.compiler != "" {
+	if (r.Kind() == kindCudaLibrary || r.Kind() == kindCudaBinary) && p.gc.compiler != "" {
 		r.SetAttr("compiler", p.gc.compiler)
 	}
 	if r.Kind() == kindCudaLibrary || r.Kind() == kindModule {
@@ -458,14 +508,16 @@ func (p *pkg) setDefaults(r *rule.Rule) {
 func (p *pkg) result() language.GenerateResult {
 	var res language.GenerateResult
 	for _, lib := range p.libs {
-		if len(lib.srcs) == 0 {
+		if len(lib.srcs) == 0 && lib.kind != kindCcLibrary {
 			if lib.existing != nil {
-				p.empty = append(p.empty, rule.NewRule(kindCudaLibrary, lib.name))
+				p.empty = append(p.empty, rule.NewRule(lib.kind, lib.name))
 			}
 			continue
 		}
-		r := rule.NewRule(kindCudaLibrary, lib.name)
-		r.SetAttr("srcs", sorted(lib.srcs))
+		r := rule.NewRule(lib.kind, lib.name)
+		if len(lib.srcs) > 0 {
+			r.SetAttr("srcs", sorted(lib.srcs))
+		}
 		if len(lib.hdrs) > 0 {
 			r.SetAttr("hdrs", sorted(lib.hdrs))
 		}

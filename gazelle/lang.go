@@ -2,19 +2,21 @@
 // the targets of GPU sources, as gazelle's Go extension does for Go packages.
 //
 //   - .cu files become a cuda_library per package (its .cuh headers and the package's other
-//     headers they include as hdrs), or one per file under `# gazelle:gpu_cuda_library file`;
+//     headers they include as hdrs), or one per file under `# gazelle:gpu_cuda_library file`; a .cu
+//     that defines main() is a program, a cuda_binary of its own (a header that it and other
+//     targets include, and no library holds, a cc_library of the package's shared headers);
 //   - an .mlir file of gpu.modules becomes a gpu_module (one per module, with `module`, when it
 //     holds several); an .mlir program (a host func.func @main that runs gpu.launch regions or
 //     gpu.launch_func) a gpu_binary, or a gpu_test when its // CHECK: lines check its output;
 //   - a .ptx file becomes a gpu_module.
 //
-// A cuda_library's deps come from its sources' and headers' #include lines, resolved through
-// gazelle's index: the hdrs of every cuda_library and cc_library in the repository (under their
-// paths from the repository root, and from their includes, strip_include_prefix and include_prefix
-// attributes), or a `# gazelle:resolve gpu HEADER LABEL` directive. Angle includes that nothing
-// provides, and the CUDA toolkit's and the standard libraries' headers, need no dependency. A
-// quoted include that no target provides is an error that names the file and line, the include
-// and the fix.
+// A cuda_library's (and cuda_binary's) deps come from its sources' and headers' #include lines,
+// resolved through gazelle's index: the hdrs of every cuda_library and cc_library in the repository
+// (a glob() of them evaluated over the package's files; under their paths from the repository
+// root, and from their includes, strip_include_prefix and include_prefix attributes), or a
+// `# gazelle:resolve gpu HEADER LABEL` directive. Angle includes of files the repository does not
+// have, and the CUDA toolkit's and the standard libraries' headers, need no dependency. Any other
+// include that no target provides is an error that names the file and line, the include and the fix.
 //
 // Directives (inherited by subdirectories): gpu_chips, gpu_runs_on and gpu_compiler give the
 // chips, runs_on and compiler of the targets gazelle creates (it never changes them on a target
@@ -63,10 +65,13 @@ const languageName = "gpu"
 // The kinds of rules the extension generates.
 const (
 	kindCudaLibrary = "cuda_library"
-	kindModule      = "gpu_module"
-	kindBinary      = "gpu_binary"
-	kindTest        = "gpu_test"
-	// kindCcLibrary is indexed (its hdrs resolve includes), never generated.
+	// kindCudaBinary is a program: a CUDA C++ source with main() (rules_cuda's macro).
+	kindCudaBinary = "cuda_binary"
+	kindModule     = "gpu_module"
+	kindBinary     = "gpu_binary"
+	kindTest       = "gpu_test"
+	// kindCcLibrary is indexed (its hdrs resolve includes); generated only for the headers that
+	// several programs of a package include.
 	kindCcLibrary = "cc_library"
 )
 
@@ -94,11 +99,16 @@ func (*gpuLang) Name() string { return languageName }
 // Kinds says how gazelle matches and merges each kind. srcs and hdrs (and a program's src) are
 // merged before resolution and deps after it; no other attribute is gazelle's, so chips, runs_on,
 // compiler and visibility are set when gazelle creates a rule and never changed afterwards.
-// cc_library is here only so that gazelle's index asks the extension which headers a cc_library
-// provides: the extension never generates one.
+// cc_library is here so that gazelle's index asks the extension which headers a cc_library
+// provides; the extension generates one only for a package's shared headers.
 func (*gpuLang) Kinds() map[string]rule.KindInfo {
 	return map[string]rule.KindInfo{
 		kindCudaLibrary: {
+			NonEmptyAttrs:  map[string]bool{"srcs": true},
+			MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true},
+			ResolveAttrs:   map[string]bool{"deps": true},
+		},
+		kindCudaBinary: {
 			NonEmptyAttrs:  map[string]bool{"srcs": true},
 			MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true},
 			ResolveAttrs:   map[string]bool{"deps": true},
@@ -115,7 +125,11 @@ func (*gpuLang) Kinds() map[string]rule.KindInfo {
 			NonEmptyAttrs:  map[string]bool{"src": true},
 			MergeableAttrs: map[string]bool{"src": true},
 		},
-		kindCcLibrary: {},
+		kindCcLibrary: {
+			NonEmptyAttrs:  map[string]bool{"hdrs": true},
+			MergeableAttrs: map[string]bool{"hdrs": true},
+			ResolveAttrs:   map[string]bool{"deps": true},
+		},
 	}
 }
 
@@ -136,7 +150,7 @@ func (*gpuLang) ApparentLoads(moduleToApparentName func(string) string) []rule.L
 	}
 	return []rule.LoadInfo{{
 		Name:    "@" + repo + rulesGPUDefs,
-		Symbols: []string{kindCudaLibrary, kindBinary, kindModule, kindTest},
+		Symbols: []string{kindCudaBinary, kindCudaLibrary, kindBinary, kindModule, kindTest},
 	}}
 }
 

@@ -1,0 +1,2 @@
+#pragma once
+__global__ void a_kernel(float *x) { x[threadIdx.x] = 1.0f; }
