@@ -30,6 +30,8 @@ const (
 	directiveCompiler = "gpu_compiler"
 	// gpu_cuda_library package|file: one cuda_library for a package's .cu files, or one per file.
 	directiveCudaLibrary = "gpu_cuda_library"
+	// gpu_program binary|test: what a .cu with main() becomes, a cuda_binary or a cuda_test.
+	directiveProgram = "gpu_program"
 )
 
 // gpuConfig is the extension's configuration of one directory.
@@ -41,18 +43,20 @@ type gpuConfig struct {
 	compiler string
 	// perFile: one cuda_library per .cu file rather than one per package.
 	perFile bool
+	// programKind is the kind of the programs gazelle creates: kindCudaBinary or kindCudaTest.
+	programKind string
 }
 
 func getConfig(c *config.Config) *gpuConfig {
 	if gc, ok := c.Exts[languageName].(*gpuConfig); ok {
 		return gc
 	}
-	return &gpuConfig{enabled: true}
+	return &gpuConfig{enabled: true, programKind: kindCudaBinary}
 }
 
 // RegisterFlags registers no flags: the extension is configured by directives.
 func (*gpuLang) RegisterFlags(fs *flag.FlagSet, cmd string, c *config.Config) {
-	c.Exts[languageName] = &gpuConfig{enabled: true}
+	c.Exts[languageName] = &gpuConfig{enabled: true, programKind: kindCudaBinary}
 }
 
 // CheckFlags has no flags to check.
@@ -60,7 +64,7 @@ func (*gpuLang) CheckFlags(fs *flag.FlagSet, c *config.Config) error { return ni
 
 // KnownDirectives lists the gpu_ directives.
 func (*gpuLang) KnownDirectives() []string {
-	return []string{directiveExtension, directiveChips, directiveRunsOn, directiveCompiler, directiveCudaLibrary}
+	return []string{directiveExtension, directiveChips, directiveRunsOn, directiveCompiler, directiveCudaLibrary, directiveProgram}
 }
 
 // Configure applies the directives of the directory's BUILD file to a copy of its parent's
@@ -109,6 +113,15 @@ func (l *gpuLang) Configure(c *config.Config, rel string, f *rule.File) {
 				gc.perFile = true
 			default:
 				err = fmt.Errorf("want package (one cuda_library for the package's .cu files) or file (one per .cu file)")
+			}
+		case directiveProgram:
+			switch d.Value {
+			case "binary":
+				gc.programKind = kindCudaBinary
+			case "test":
+				gc.programKind = kindCudaTest
+			default:
+				err = fmt.Errorf("want binary (a .cu with main() becomes a cuda_binary) or test (a cuda_test, a gpu_cc_test)")
 			}
 		}
 		if err != nil {

@@ -72,7 +72,7 @@ type library struct {
 	existing   *rule.Rule // nil for a new one
 	srcs, hdrs []string
 	roots      []string // its include directories, from the repository root
-	// kind is kindCudaLibrary; kindCudaBinary for a program (a source with main()); kindCcLibrary
+	// kind is kindCudaLibrary; kindCudaBinary or kindCudaTest for a program (a source with main()); kindCcLibrary
 	// for the headers that several programs of the package include (sharedHeaders).
 	kind string
 }
@@ -184,7 +184,7 @@ func (p *pkg) refreshExisting() {
 		}
 		kind := p.kindOf(r)
 		switch kind {
-		case kindCudaLibrary, kindCudaBinary:
+		case kindCudaLibrary, kindCudaBinary, kindCudaTest:
 			srcs, ok1 := literalStrings(r, "srcs")
 			hdrs, ok2 := literalStrings(r, "hdrs")
 			if !ok1 || !ok2 {
@@ -269,7 +269,16 @@ func (p *pkg) cudaLibraries() {
 		case p.hasMain(f):
 			// A program: rules_cuda's cuda_binary, its source alone (its library's, and its own
 			// headers, it reaches through includes).
-			p.libs = append(p.libs, &library{name: p.newName(stem, stem+"_bin"), srcs: []string{f}, kind: kindCudaBinary})
+			name := p.newName(stem, stem+"_bin")
+			if p.gc.programKind == kindCudaTest {
+				// Named as gpu_test's are: FILE_test, unless the file's name says test already.
+				n := stem
+				if !strings.HasSuffix(n, "_test") {
+					n += "_test"
+				}
+				name = p.newName(n, stem+"_cuda_test")
+			}
+			p.libs = append(p.libs, &library{name: name, srcs: []string{f}, kind: p.gc.programKind})
 		case p.gc.perFile:
 			p.libs = append(p.libs, &library{name: p.newName(stem, stem+"_cu"), srcs: []string{f}, kind: kindCudaLibrary})
 		case pkgLib != nil:
@@ -311,7 +320,7 @@ func (p *pkg) cudaLibraries() {
 			if to == nil && len(reach[h]) > 0 {
 				to = reach[h][0]
 			}
-			if to != nil && to.kind == kindCudaBinary && len(reach[h]) > 1 {
+			if to != nil && to.program() && len(reach[h]) > 1 {
 				// A program is no library: a header that other targets include too is a library
 				// of its own, which each depends on.
 				to = p.sharedHeaders()
@@ -323,6 +332,9 @@ func (p *pkg) cudaLibraries() {
 		}
 	}
 }
+
+// program says whether the library is a program's (a cuda_binary or a cuda_test).
+func (lib *library) program() bool { return lib.kind == kindCudaBinary || lib.kind == kindCudaTest }
 
 // sharedHeaders is the package's cc_library of the headers that several of its targets include and
 // no library of theirs holds (a program's header that another program includes), made the first
@@ -495,7 +507,7 @@ func (p *pkg) setDefaults(r *rule.Rule) {
 	if p.gc.runsOn != nil {
 		r.SetAttr("runs_on", p.gc.runsOn)
 	}
-	if (r.Kind() == kindCudaLibrary || r.Kind() == kindCudaBinary) && p.gc.compiler != "" {
+	if (r.Kind() == kindCudaLibrary || r.Kind() == kindCudaBinary || r.Kind() == kindCudaTest) && p.gc.compiler != "" {
 		r.SetAttr("compiler", p.gc.compiler)
 	}
 	if r.Kind() == kindCudaLibrary || r.Kind() == kindModule {

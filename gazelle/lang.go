@@ -21,7 +21,8 @@
 // Directives (inherited by subdirectories): gpu_chips, gpu_runs_on and gpu_compiler give the
 // chips, runs_on and compiler of the targets gazelle creates (it never changes them on a target
 // that exists); gpu_cuda_library chooses one cuda_library per package or per file;
-// gpu_extension disabled turns the extension off in a subtree.
+// gpu_extension disabled turns the extension off in a subtree; gpu_program test makes programs
+// cuda_test targets.
 //
 // srcs, hdrs (and a program's src) are gazelle's: it adds new files and drops files that are gone,
 // keeping entries marked # keep; deps is gazelle's as in every extension (mark a hand-written one
@@ -67,9 +68,11 @@ const (
 	kindCudaLibrary = "cuda_library"
 	// kindCudaBinary is a program: a CUDA C++ source with main() (rules_cuda's macro).
 	kindCudaBinary = "cuda_binary"
-	kindModule     = "gpu_module"
-	kindBinary     = "gpu_binary"
-	kindTest       = "gpu_test"
+	// kindCudaTest is a program run as a test, under # gazelle:gpu_program test.
+	kindCudaTest = "cuda_test"
+	kindModule   = "gpu_module"
+	kindBinary   = "gpu_binary"
+	kindTest     = "gpu_test"
 	// kindCcLibrary is indexed (its hdrs resolve includes); generated only for the headers that
 	// several programs of a package include.
 	kindCcLibrary = "cc_library"
@@ -113,6 +116,11 @@ func (*gpuLang) Kinds() map[string]rule.KindInfo {
 			MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true},
 			ResolveAttrs:   map[string]bool{"deps": true},
 		},
+		kindCudaTest: {
+			NonEmptyAttrs:  map[string]bool{"srcs": true},
+			MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true},
+			ResolveAttrs:   map[string]bool{"deps": true},
+		},
 		kindModule: {
 			NonEmptyAttrs:  map[string]bool{"srcs": true},
 			MergeableAttrs: map[string]bool{"srcs": true},
@@ -150,7 +158,7 @@ func (*gpuLang) ApparentLoads(moduleToApparentName func(string) string) []rule.L
 	}
 	return []rule.LoadInfo{{
 		Name:    "@" + repo + rulesGPUDefs,
-		Symbols: []string{kindCudaBinary, kindCudaLibrary, kindBinary, kindModule, kindTest},
+		Symbols: []string{kindCudaBinary, kindCudaLibrary, kindCudaTest, kindBinary, kindModule, kindTest},
 	}}
 }
 
