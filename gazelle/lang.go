@@ -82,6 +82,8 @@ const (
 type gpuLang struct {
 	problems *problems
 	headers  *repoHeaders
+	// rulesGPU is the repository name the user's MODULE.bazel gives rules_gpu (ApparentLoads).
+	rulesGPU string
 	exit     func(code int) // os.Exit; tests replace it
 }
 
@@ -93,7 +95,7 @@ var (
 
 // NewLanguage returns the extension; gazelle_binary calls it.
 func NewLanguage() language.Language {
-	return &gpuLang{problems: &problems{}, headers: &repoHeaders{}, exit: os.Exit}
+	return &gpuLang{problems: &problems{}, headers: &repoHeaders{}, rulesGPU: "rules_gpu", exit: os.Exit}
 }
 
 // Name is "gpu".
@@ -151,11 +153,12 @@ func (l *gpuLang) Loads() []rule.LoadInfo {
 
 // ApparentLoads loads the generated kinds from @rules_gpu//rules:defs.bzl, by the repository
 // name the user's MODULE.bazel gives rules_gpu (rules_gpu without one).
-func (*gpuLang) ApparentLoads(moduleToApparentName func(string) string) []rule.LoadInfo {
+func (l *gpuLang) ApparentLoads(moduleToApparentName func(string) string) []rule.LoadInfo {
 	repo := moduleToApparentName("rules_gpu")
 	if repo == "" {
 		repo = "rules_gpu"
 	}
+	l.rulesGPU = repo // the CUDA toolkit's libraries are its targets (resolveInclude)
 	return []rule.LoadInfo{{
 		Name:    "@" + repo + rulesGPUDefs,
 		Symbols: []string{kindCudaBinary, kindCudaLibrary, kindCudaTest, kindBinary, kindModule, kindTest},

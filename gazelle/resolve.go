@@ -12,6 +12,8 @@ import (
 	"github.com/bazelbuild/bazel-gazelle/repo"
 	"github.com/bazelbuild/bazel-gazelle/resolve"
 	"github.com/bazelbuild/bazel-gazelle/rule"
+
+	"github.com/rulesgpu/rules_gpu/tools/cudalib"
 )
 
 // cudaImports is what a generated cuda_library needs resolved: the includes of its sources and
@@ -141,7 +143,8 @@ func (l *gpuLang) Resolve(c *config.Config, ix *resolve.RuleIndex, rc *repo.Remo
 
 // resolveInclude finds the target that provides an included header, trying the paths the
 // compiler would (include.candidates): the library's own files need nothing; then a `# gazelle:resolve
-// gpu HEADER LABEL` directive for the header as written or any of its paths; then gazelle's index.
+// gpu HEADER LABEL` directive for the header as written or any of its paths; then gazelle's index;
+// then the CUDA toolkit's libraries (cudalib.ForInclude: <cublas_v2.h> is @rules_gpu//cuda:cublas).
 // What nothing provides is fine for the CUDA toolkit's and the standard libraries' headers and for
 // an angle include of a file the repository does not have (the system's), and a problem for any
 // other include, as is a header that several targets provide.
@@ -182,6 +185,10 @@ func (l *gpuLang) resolveInclude(c *config.Config, ix *resolve.RuleIndex, in inc
 				in.where(), in.written(), p, len(found), strings.Join(names, ", "), in.Path)
 			return nil
 		}
+	}
+	if lib, ok := cudalib.ForInclude(in.Path); ok {
+		// A header of one of the CUDA toolkit's libraries: the library, which links it.
+		return []label.Label{label.New(l.rulesGPU, "cuda", lib.Name)}
 	}
 	if systemHeader(in.Path) {
 		return nil

@@ -30,6 +30,11 @@ type Library struct {
 	System []string
 	// Header is a header, relative to an include directory, that shows its headers are there.
 	Header string
+	// Includes are the #include paths of the headers whose use means linking it (or, headers
+	// only, depending on it): a name, or a directory ending in "/" for every header below it.
+	// gazelle resolves such an include to @rules_gpu//cuda:NAME. Headers of its device-side API
+	// that need no link (curand_kernel.h) are not among them.
+	Includes []string
 	// RulesCUDA holds the names rules_cuda's toolkit repository (@local_cuda) gives it, for
 	// `gpubuild migrate`.
 	RulesCUDA []string
@@ -45,31 +50,44 @@ var table = []Library{
 	{Name: "culibos", Title: "culibos (the static libraries' OS layer)", Static: []string{"libculibos.a"},
 		System: staticSystem, Header: "cuda_runtime_api.h", Redist: "cuda_cudart", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"culibos"}},
 	{Name: "cublasLt", Title: "cuBLASLt", Static: []string{"libcublasLt_static.a"}, Shared: "libcublasLt.so",
-		StaticDeps: []string{"culibos"}, System: staticSystem, Header: "cublasLt.h", Redist: "libcublas", Debian: "nvidia-cuda-dev"},
+		StaticDeps: []string{"culibos"}, System: staticSystem, Header: "cublasLt.h", Includes: []string{"cublasLt.h"}, Redist: "libcublas", Debian: "nvidia-cuda-dev"},
 	{Name: "cublas", Title: "cuBLAS", Static: []string{"libcublas_static.a"}, Shared: "libcublas.so",
-		Deps: []string{"cublasLt"}, StaticDeps: []string{"culibos"}, System: staticSystem, Header: "cublas_v2.h", Redist: "libcublas", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"cublas"}},
+		Deps: []string{"cublasLt"}, StaticDeps: []string{"culibos"}, System: staticSystem, Header: "cublas_v2.h", Includes: []string{"cublas.h", "cublas_api.h", "cublas_v2.h", "cublasXt.h"}, Redist: "libcublas", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"cublas"}},
 	{Name: "cufft", Title: "cuFFT", Static: []string{"libcufft_static.a"}, Shared: "libcufft.so",
-		StaticDeps: []string{"culibos"}, System: staticSystem, Header: "cufft.h", Redist: "libcufft", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"cufft"}},
+		StaticDeps: []string{"culibos"}, System: staticSystem, Header: "cufft.h", Includes: []string{"cufft.h", "cufftXt.h"}, Redist: "libcufft", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"cufft"}},
 	{Name: "curand", Title: "cuRAND", Static: []string{"libcurand_static.a"}, Shared: "libcurand.so",
-		StaticDeps: []string{"culibos"}, System: staticSystem, Header: "curand.h", Redist: "libcurand", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"curand"}},
+		StaticDeps: []string{"culibos"}, System: staticSystem, Header: "curand.h", Includes: []string{"curand.h"}, Redist: "libcurand", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"curand"}},
 	{Name: "nvjitlink", Title: "nvJitLink", Static: []string{"libnvJitLink_static.a"}, Shared: "libnvJitLink.so",
-		System: staticSystem, Header: "nvJitLink.h", Redist: "libnvjitlink", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"nvjitlink"}},
+		System: staticSystem, Header: "nvJitLink.h", Includes: []string{"nvJitLink.h"}, Redist: "libnvjitlink", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"nvjitlink"}},
 	{Name: "cusparse", Title: "cuSPARSE", Static: []string{"libcusparse_static.a"}, Shared: "libcusparse.so",
-		Deps: []string{"nvjitlink"}, StaticDeps: []string{"culibos"}, System: staticSystem, Header: "cusparse.h", Redist: "libcusparse", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"cusparse"}},
+		Deps: []string{"nvjitlink"}, StaticDeps: []string{"culibos"}, System: staticSystem, Header: "cusparse.h", Includes: []string{"cusparse.h", "cusparse_v2.h"}, Redist: "libcusparse", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"cusparse"}},
 	{Name: "cusolver", Title: "cuSOLVER", Static: []string{"libcusolver_static.a", "libcusolver_lapack_static.a"}, Shared: "libcusolver.so",
-		Deps: []string{"cublas", "cusparse"}, StaticDeps: []string{"culibos"}, System: staticSystem, Header: "cusolverDn.h", Redist: "libcusolver", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"cusolver"}},
+		Deps: []string{"cublas", "cusparse"}, StaticDeps: []string{"culibos"}, System: staticSystem, Header: "cusolverDn.h", Includes: []string{"cusolverDn.h", "cusolverMg.h", "cusolverRf.h", "cusolverSp.h", "cusolver_common.h"}, Redist: "libcusolver", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"cusolver"}},
 	{Name: "nvptxcompiler", Title: "the PTX compiler library", Static: []string{"libnvptxcompiler_static.a"},
-		System: staticSystem, Header: "nvPTXCompiler.h", Redist: "cuda_nvcc", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"nvptxcompiler"}},
+		System: staticSystem, Header: "nvPTXCompiler.h", Includes: []string{"nvPTXCompiler.h"}, Redist: "cuda_nvcc", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"nvptxcompiler"}},
 	{Name: "nvrtc", Title: "NVRTC", Static: []string{"libnvrtc_static.a", "libnvrtc-builtins_static.a"}, Shared: "libnvrtc.so",
-		StaticDeps: []string{"nvptxcompiler"}, System: staticSystem, Header: "nvrtc.h", Redist: "cuda_nvrtc", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"nvrtc"}},
+		StaticDeps: []string{"nvptxcompiler"}, System: staticSystem, Header: "nvrtc.h", Includes: []string{"nvrtc.h"}, Redist: "cuda_nvrtc", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"nvrtc"}},
 	{Name: "cupti", Title: "CUPTI", Static: []string{"libcupti_static.a"}, Shared: "libcupti.so",
-		System: staticSystem, Header: "cupti.h", Redist: "cuda_cupti", Debian: "libcupti-dev", RulesCUDA: []string{"cupti"}},
-	{Name: "nvtx", Title: "NVTX (NVTX3, headers only)", Header: "nvtx3/nvToolsExt.h", Redist: "cuda_nvtx", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"nvtx"}},
-	{Name: "cccl", Title: "CCCL (Thrust, CUB and libcu++, headers only)", Header: "thrust/version.h", Redist: "cuda_cccl", Debian: "libthrust-dev, libcub-dev and libcu++-dev", RulesCUDA: []string{"cccl", "thrust", "cub", "libcudacxx"}},
+		System: staticSystem, Header: "cupti.h", Includes: []string{"cupti.h"}, Redist: "cuda_cupti", Debian: "libcupti-dev", RulesCUDA: []string{"cupti"}},
+	{Name: "nvtx", Title: "NVTX (NVTX3, headers only)", Header: "nvtx3/nvToolsExt.h", Includes: []string{"nvtx3/", "nvToolsExt.h", "nvToolsExtCuda.h", "nvToolsExtCudaRt.h", "nvToolsExtSync.h"}, Redist: "cuda_nvtx", Debian: "nvidia-cuda-dev", RulesCUDA: []string{"nvtx"}},
+	{Name: "cccl", Title: "CCCL (Thrust, CUB and libcu++, headers only)", Header: "thrust/version.h", Includes: []string{"thrust/", "cub/", "cuda/", "nv/"}, Redist: "cuda_cccl", Debian: "libthrust-dev, libcub-dev and libcu++-dev", RulesCUDA: []string{"cccl", "thrust", "cub", "libcudacxx"}},
 }
 
 // All returns the table, in order: a library comes after the libraries it needs.
 func All() []Library { return slices.Clone(table) }
+
+// ForInclude returns the library that an #include of path (as written) means using: one whose
+// Includes name it, or a directory above it.
+func ForInclude(path string) (Library, bool) {
+	for _, l := range table {
+		for _, inc := range l.Includes {
+			if inc == path || strings.HasSuffix(inc, "/") && strings.HasPrefix(path, inc) {
+				return l, true
+			}
+		}
+	}
+	return Library{}, false
+}
 
 // FromRulesCUDA returns the library that rules_cuda's toolkit target NAME (@local_cuda//:NAME) is.
 func FromRulesCUDA(name string) (Library, bool) {

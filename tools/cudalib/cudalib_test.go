@@ -93,3 +93,25 @@ func TestDocs(t *testing.T) {
 	}
 	testtool.Generated(t, "../../docs/cuda-libraries.md", b.Bytes(), *update, "go test ./tools/cudalib -run TestDocs -update")
 }
+
+// ForInclude: a library's headers and the directories of its headers; a device-side header that
+// needs no link, and the runtime's, are no library's.
+func TestForInclude(t *testing.T) {
+	for _, tc := range []struct{ include, want string }{
+		{"cublas_v2.h", "cublas"},
+		{"cublasLt.h", "cublasLt"},
+		{"curand.h", "curand"},
+		{"curand_kernel.h", ""},
+		{"thrust/sort.h", "cccl"},
+		{"cuda/std/atomic", "cccl"},
+		{"nvtx3/nvToolsExt.h", "nvtx"},
+		{"cusolverDn.h", "cusolver"},
+		{"cuda_runtime.h", ""},
+		{"thrust", ""},
+	} {
+		l, ok := ForInclude(tc.include)
+		if ok != (tc.want != "") || l.Name != tc.want {
+			t.Errorf("ForInclude(%q) = %q, %v; want %q", tc.include, l.Name, ok, tc.want)
+		}
+	}
+}
