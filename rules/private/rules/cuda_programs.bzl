@@ -26,6 +26,23 @@ def _split(kwargs, *, test):
             program[key] = value
     return library, program
 
+def _program(name, kwargs, program_rule, *, test):
+    """Declares NAME_lib, the cuda_library of the sources, and NAME, the program_rule over it."""
+    library, program = _split(kwargs, test = test)
+    if test:
+        library["testonly"] = True
+    cuda_library(
+        name = name + "_lib",
+        alwayslink = True,
+        visibility = ["//visibility:private"],
+        **library
+    )
+    program_rule(
+        name = name,
+        deps = [":" + name + "_lib"],
+        **program
+    )
+
 def cuda_binary(name, **kwargs):
     """A `cc_binary` whose CUDA C++ sources are compiled as rules_cuda's `cuda_binary` compiles them.
 
@@ -38,18 +55,7 @@ def cuda_binary(name, **kwargs):
       name: the program's name; the library is `name + "_lib"`.
       **kwargs: `cuda_library`'s attributes and `cc_binary`'s.
     """
-    library, program = _split(kwargs, test = False)
-    cuda_library(
-        name = name + "_lib",
-        alwayslink = True,
-        visibility = ["//visibility:private"],
-        **library
-    )
-    cc_binary(
-        name = name,
-        deps = [":" + name + "_lib"],
-        **program
-    )
+    _program(name, kwargs, cc_binary, test = False)
 
 def cuda_test(name, **kwargs):
     """A test whose CUDA C++ sources are compiled as rules_cuda's `cuda_test` compiles them: a `gpu_cc_test`.
@@ -63,16 +69,4 @@ def cuda_test(name, **kwargs):
       name: the test's name; the library is `name + "_lib"`.
       **kwargs: `cuda_library`'s attributes and `gpu_cc_test`'s.
     """
-    library, program = _split(kwargs, test = True)
-    library["testonly"] = True
-    cuda_library(
-        name = name + "_lib",
-        alwayslink = True,
-        visibility = ["//visibility:private"],
-        **library
-    )
-    gpu_cc_test(
-        name = name,
-        deps = [":" + name + "_lib"],
-        **program
-    )
+    _program(name, kwargs, gpu_cc_test, test = True)
