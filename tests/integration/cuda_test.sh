@@ -4,7 +4,8 @@
 # that source's compile per chip, each chip's device link, the fatbin, its host compile and the
 # registration, and nothing of the other source. Without rdc, the source that calls the other's
 # __device__ function fails, naming it and the fix; an sm_80-only library in a test for sm_90
-# runners, and a program that needs a newer glibc than the runners have, fail the build. Host code
+# runners, a program that needs a newer glibc than the runners have, and one that needs a shared
+# library they are not declared to have (the CUDA runtime linked shared), fail the build. Host code
 # written for nvcc builds with compiler = "nvcc".
 # A nested_bazel_test (tests/integration/BUILD.bazel); tests/integration/scenario.sh has the set-up.
 set -uo pipefail
@@ -75,6 +76,13 @@ scenario_cuda() {
   out=$(nbazel build //:scale_sm80_test --@rules_gpu//gpu:runners=sm_90 2>&1)
   if [ $? -eq 0 ]; then bad cuda/runner "the build passed; the library's kernels are sm_80 cubins only"; else
     expect cuda/runner "$out" "//:scale_sm80" "does not load on sm_90" "fix: add sm_90 to the chips"
+  fi
+  # The CUDA runtime linked shared: a library the runners are not declared to have, until they are.
+  out=$(nbazel build //:scale_test_runner_abi --@rules_gpu//gpu:cudart=shared --@rules_gpu//gpu:runners_have=GLIBC_2.39 2>&1)
+  if [ $? -eq 0 ]; then bad cuda/abi_library "the build passed; the program needs libcudart.so, which the runners are not declared to have"; else
+    expect cuda/abi_library "$out" "//:scale_test_runner_abi" "cannot start on the runners: it needs libcudart.so.12, a shared library" "fix: link it statically" "--@rules_gpu//gpu:runners_have"
+    out=$(nbazel build //:scale_test_runner_abi --@rules_gpu//gpu:cudart=shared --@rules_gpu//gpu:runners_have=GLIBC_2.39,libcudart.so.12 2>&1) ||
+      bad cuda/abi_library "declared, the build still fails: $(tail -5 <<<"$out")"
   fi
   out=$(nbazel build //:scale_test_runner_abi --@rules_gpu//gpu:runners_have=GLIBC_2.17 2>&1)
   if [ $? -eq 0 ]; then bad cuda/abi "the build passed for runners with glibc 2.17"; else

@@ -54,7 +54,7 @@ def _runner_abi_test_impl(ctx):
 
 runner_abi_test = rule(
     implementation = _runner_abi_test_impl,
-    doc = "Fails the build when `program` needs a newer glibc or libstdc++ than `--@rules_gpu//gpu:runners_have` says the runners have; as a test, prints what it needs.",
+    doc = "Fails the build when `program` needs a newer glibc or libstdc++ than `--@rules_gpu//gpu:runners_have` says the runners have, or a shared library beyond the C and C++ runtime and the driver that it does not list; as a test, prints what it needs.",
     attrs = dict({
         "program": attr.label(mandatory = True, executable = True, cfg = "target", doc = "The test program."),
         "_runners_have": attr.label(default = Label("//gpu:runners_have")),
@@ -70,7 +70,9 @@ def gpu_cc_test(name, runs_on = [], tags = [], exec_properties = {}, **kwargs):
     rest; a GPU runner (tests/gpu/run.sh here, or a remote executor whose platform matches the
     `exec_properties`) runs it. A companion test, `NAME_runner_abi`, runs everywhere: its build fails
     when the program needs a newer glibc or libstdc++ than `--@rules_gpu//gpu:runners_have` declares,
-    so a test that could not start on the runners fails where it is built.
+    or a shared library beyond the C and C++ runtime and the driver that it does not list (a toolkit
+    library linked shared: `libcublas.so.12`), so a test that could not start on the runners fails
+    where it is built.
 
     Args:
       name: the test's name.

@@ -11,16 +11,18 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/symvers"
 )
 
-const abiUsage = `usage: gpubuild abi [--runners-have GLIBC_2.39,GLIBCXX_3.4.33] [--stamp FILE] PROGRAM
-  Prints the newest version of each system library family (GLIBC, GLIBCXX, ...) that PROGRAM needs;
-  with --runners-have, fails when it needs a newer one than the machines that run it have.`
+const abiUsage = `usage: gpubuild abi [--runners-have GLIBC_2.39,GLIBCXX_3.4.33[,libcublas.so.13...]] [--stamp FILE] PROGRAM
+  Prints the newest version of each system library family (GLIBC, GLIBCXX, ...) that PROGRAM needs,
+  and the shared libraries it needs; with --runners-have, fails when it needs a newer version than
+  the machines that run it have, or a shared library beyond the C and C++ runtime and the driver's
+  libcuda.so.1 that the list does not name.`
 
 // runABI says which glibc and libstdc++ versions a program needs, and whether its runners have them.
 func runABI(_ context.Context, env cmdline.Env, args []string) error {
 	var o cmdline.Common
 	c := env.Command("abi", abiUsage)
 	o.Register(c, "")
-	have := c.String("runners-have", "", "the newest `VERSIONS` the runners have, comma-separated, e.g. GLIBC_2.39,GLIBCXX_3.4.33")
+	have := c.String("runners-have", "", "what the runners have, comma-separated (`LIST`): the newest version of each family, e.g. GLIBC_2.39,GLIBCXX_3.4.33, and the shared libraries beyond the C and C++ runtime and the driver, e.g. libcublas.so.13")
 	stamp := c.String("stamp", "", "write the report to this `FILE`, not to standard output, when the check passes (a Bazel output)")
 	files, err := c.ParseArgs(args, nil)
 	if err != nil {
@@ -30,8 +32,15 @@ func runABI(_ context.Context, env cmdline.Env, args []string) error {
 		return c.UsageError("give one program")
 	}
 	var runners []symvers.Version
+	var runnerLibs []string
+	declared := false
 	for _, s := range strings.Split(*have, ",") {
 		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		declared = true
+		if symvers.IsLibrary(s) {
+			runnerLibs = append(runnerLibs, s)
 			continue
 		}
 		v, err := symvers.Parse(s)
@@ -44,15 +53,26 @@ func runABI(_ context.Context, env cmdline.Env, args []string) error {
 	if err != nil {
 		return o.Errorf("%w", err)
 	}
+	libs, err := symvers.Libraries(files[0])
+	if err != nil {
+		return o.Errorf("%w", err)
+	}
 	var report strings.Builder
 	for _, n := range needs {
 		fmt.Fprintf(&report, "%s needs %s (%s)\n", files[0], n.Version, n.Library)
 	}
+	fmt.Fprintf(&report, "%s needs the shared libraries %s\n", files[0], strings.Join(libs, ", "))
 	if *stamp == "" {
 		io.WriteString(env.Stdout, report.String())
 	}
 	if problems := symvers.Check(needs, runners); problems != nil {
 		return o.Errorf("%s cannot start on the runners: it %s; fix: build it against an older C library (a sysroot as old as the runners', given to the C++ toolchain with --sysroot), or declare runners that have it (--@rules_gpu//gpu:runners_have)", files[0], strings.Join(problems, "; it "))
+	}
+	if !declared {
+		libs = nil // nothing is declared of the runners: no library to check against
+	}
+	if problems := symvers.CheckLibraries(libs, runnerLibs); problems != nil {
+		return o.Errorf("%s cannot start on the runners: it %s; fix: link it statically (the CUDA toolkit's libraries and runtime are, unless --@rules_gpu//gpu:toolkit_libraries=shared or --@rules_gpu//gpu:cudart=shared), or declare that the runners have it: add it to --@rules_gpu//gpu:runners_have", files[0], strings.Join(problems, "; it "))
 	}
 	if *stamp != "" {
 		return o.Wrap(atomicfile.Write(*stamp, []byte(report.String())))

@@ -2,12 +2,15 @@
 // GLIBC_2.34 and GLIBCXX_3.4.30 of its imported symbols) and checks them against what the machines
 // that run it have: a program built where glibc is newer than on its runners starts there only if it
 // needs no version that is newer, which the dynamic loader otherwise reports as "version
-// `GLIBC_2.38' not found" when the program starts.
+// `GLIBC_2.38' not found" when the program starts. Likewise the shared libraries it needs: beyond
+// the C and C++ runtime and the driver, each must be one the runners are declared to have
+// ("libcublas.so.12: cannot open shared object file" otherwise).
 package symvers
 
 import (
 	"debug/elf"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,6 +118,47 @@ func Check(needs []Need, has []Version) []string {
 				}
 				problems = append(problems, fmt.Sprintf("needs %s (%s: %s%s), the runners have %s", n.Version, n.Library, strings.Join(syms, ", "), more, h))
 			}
+		}
+	}
+	return problems
+}
+
+// everyRunner are the shared libraries that every machine that runs a GPU program has: the C and
+// C++ runtime (glibc's libraries, the dynamic loader, libstdc++ and libgcc_s) and the driver's
+// libcuda. A program that needs another (a toolkit library such as libcublas.so.12, linked shared)
+// starts only where it is installed, of that major version.
+var everyRunner = map[string]bool{
+	"libc.so.6": true, "libm.so.6": true, "libdl.so.2": true, "libpthread.so.0": true, "librt.so.1": true,
+	"libutil.so.1": true, "libresolv.so.2": true, "ld-linux-x86-64.so.2": true, "ld-linux-aarch64.so.1": true,
+	"libstdc++.so.6": true, "libgcc_s.so.1": true, "libcuda.so.1": true,
+}
+
+// IsLibrary says whether a --runners-have entry names a shared library (libcublas.so.13), not a
+// version (GLIBC_2.39).
+func IsLibrary(s string) bool { return strings.Contains(s, ".so") }
+
+// Libraries returns the shared libraries that the program at path needs (its DT_NEEDED entries), in
+// the program's order.
+func Libraries(path string) ([]string, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	libs, err := f.ImportedLibraries()
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading the libraries it needs: %w", path, err)
+	}
+	return libs, nil
+}
+
+// CheckLibraries returns one line per library of needed that neither every runner has (everyRunner)
+// nor has lists.
+func CheckLibraries(needed, has []string) []string {
+	var problems []string
+	for _, lib := range needed {
+		if !everyRunner[lib] && !slices.Contains(has, lib) {
+			problems = append(problems, fmt.Sprintf("needs %s, a shared library that is not the C or C++ runtime's or the driver's, and that the runners are not declared to have", lib))
 		}
 	}
 	return problems

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,5 +98,33 @@ func TestRead(t *testing.T) {
 	}
 	if _, err := Read(src); err == nil {
 		t.Error("Read of a C source succeeded")
+	}
+	libs, err := Libraries(prog)
+	if err != nil || !slices.Contains(libs, "libc.so.6") {
+		t.Errorf("Libraries(%s) = %q (%v), want libc.so.6 among them", prog, libs, err)
+	}
+	if p := CheckLibraries(libs, nil); p != nil {
+		t.Errorf("a program of the C runtime alone: %q, want no problem", p)
+	}
+}
+
+// CheckLibraries: the C and C++ runtime and the driver need no declaration; another library must
+// be one the runners are declared to have.
+func TestCheckLibraries(t *testing.T) {
+	needed := []string{"libcublas.so.12", "libstdc++.so.6", "libcuda.so.1", "libc.so.6", "libomp.so.5"}
+	got := CheckLibraries(needed, []string{"libomp.so.5"})
+	if len(got) != 1 || !strings.HasPrefix(got[0], "needs libcublas.so.12, a shared library") {
+		t.Errorf("CheckLibraries = %q, want libcublas.so.12's problem alone", got)
+	}
+	if got := CheckLibraries(needed, []string{"libomp.so.5", "libcublas.so.12"}); got != nil {
+		t.Errorf("with both declared: %q", got)
+	}
+	for _, s := range []string{"libcublas.so.13", "libfoo.so"} {
+		if !IsLibrary(s) {
+			t.Errorf("IsLibrary(%q) = false", s)
+		}
+	}
+	if IsLibrary("GLIBC_2.39") {
+		t.Error("IsLibrary(GLIBC_2.39) = true")
 	}
 }
