@@ -15,6 +15,10 @@ import (
 	bzl "github.com/bazelbuild/buildtools/build"
 )
 
+// cppSources are the extensions of C++ sources: one with main() is a program (cc_binary) over the
+// package's GPU libraries.
+var cppSources = set(".cc", ".cpp", ".cxx")
+
 // headerExts are the extensions of headers a CUDA C++ source may include from its package.
 var headerExts = set(".cuh", ".h", ".hh", ".hpp", ".hxx", ".inc", ".inl")
 
@@ -288,6 +292,12 @@ func (p *pkg) cudaLibraries() {
 			p.libs = append(p.libs, pkgLib)
 		}
 	}
+	for _, f := range p.unlisted(".cc", ".cpp", ".cxx") {
+		if p.hasMain(f) {
+			stem := strings.TrimSuffix(f, path.Ext(f))
+			p.libs = append(p.libs, &library{name: p.newName(stem, stem+"_bin"), srcs: []string{f}, kind: kindCcBinary})
+		}
+	}
 	if p.gc.perFile {
 		pkgLib = nil
 	}
@@ -325,7 +335,11 @@ func (p *pkg) cudaLibraries() {
 				// of its own, which each depends on.
 				to = p.sharedHeaders()
 			}
-			if to != nil {
+			switch {
+			case to != nil && to.kind == kindCcBinary:
+				to.srcs = append(to.srcs, h) // cc_binary has no hdrs: its own headers are srcs
+				assigned[h], changed = true, true
+			case to != nil:
 				to.hdrs = append(to.hdrs, h)
 				assigned[h], changed = true, true
 			}
@@ -333,8 +347,10 @@ func (p *pkg) cudaLibraries() {
 	}
 }
 
-// program says whether the library is a program's (a cuda_binary or a cuda_test).
-func (lib *library) program() bool { return lib.kind == kindCudaBinary || lib.kind == kindCudaTest }
+// program says whether the library is a program's (a cuda_binary, a cuda_test or a cc_binary).
+func (lib *library) program() bool {
+	return lib.kind == kindCudaBinary || lib.kind == kindCudaTest || lib.kind == kindCcBinary
+}
 
 // sharedHeaders is the package's cc_library of the headers that several of its targets include and
 // no library of theirs holds (a program's header that another program includes), made the first
@@ -357,7 +373,7 @@ func (p *pkg) sharedHeaders() *library {
 // mainFunc is the start of a definition of main() at the start of a line: int main(, auto main(.
 var mainFunc = regexp.MustCompile(`(?m)^[ \t]*(?:int|auto)[ \t]+main[ \t]*\(`)
 
-// hasMain says whether a CUDA C++ source of the package defines main(): a program's.
+// hasMain says whether a CUDA C++ or C++ source of the package defines main(): a program's.
 func (p *pkg) hasMain(f string) bool {
 	src, err := os.ReadFile(filepath.Join(p.args.Dir, filepath.FromSlash(f)))
 	return err == nil && mainFunc.Match(src)
@@ -397,7 +413,7 @@ func (p *pkg) read(f string) []include {
 		return in
 	}
 	var out []include
-	if ext := path.Ext(f); ext == ".cu" || headerExts[ext] {
+	if ext := path.Ext(f); ext == ".cu" || headerExts[ext] || cppSources[ext] {
 		src, err := os.ReadFile(filepath.Join(p.args.Dir, filepath.FromSlash(f)))
 		if err != nil && !os.IsNotExist(err) {
 			p.l.problems.add("%s: %v", path.Join(p.args.Rel, f), err)
@@ -497,9 +513,12 @@ func (p *pkg) newRule(kind, name, srcAttr, src string) *rule.Rule {
 // cuda_binary) compiler, and makes libraries visible to the packages that gazelle may make depend
 // on them; a cc_library of shared headers gets only the visibility.
 func (p *pkg) setDefaults(r *rule.Rule) {
-	if r.Kind() == kindCcLibrary {
+	switch r.Kind() {
+	case kindCcLibrary:
 		r.SetAttr("visibility", []string{"//visibility:public"})
 		return
+	case kindCcBinary:
+		return // a C++ program: no GPU attribute
 	}
 	if p.gc.chips != nil {
 		r.SetAttr("chips", p.gc.chips)

@@ -4,7 +4,8 @@
 //   - .cu files become a cuda_library per package (its .cuh headers and the package's other
 //     headers they include as hdrs), or one per file under `# gazelle:gpu_cuda_library file`; a .cu
 //     that defines main() is a program, a cuda_binary of its own (a header that it and other
-//     targets include, and no library holds, a cc_library of the package's shared headers);
+//     targets include, and no library holds, a cc_library of the package's shared headers); a
+//     .cc, .cpp or .cxx that defines main() a cc_binary over the package's GPU libraries;
 //   - an .mlir file of gpu.modules becomes a gpu_module (one per module, with `module`, when it
 //     holds several); an .mlir program (a host func.func @main that runs gpu.launch regions or
 //     gpu.launch_func) a gpu_binary, or a gpu_test when its // CHECK: lines check its output;
@@ -70,6 +71,9 @@ const (
 	kindCudaBinary = "cuda_binary"
 	// kindCudaTest is a program run as a test, under # gazelle:gpu_program test.
 	kindCudaTest = "cuda_test"
+	// kindCcBinary is a C++ program (a .cc, .cpp or .cxx with main()) over the package's GPU
+	// libraries: Bazel's own rule, not loaded (Bazel 7 has it natively).
+	kindCcBinary = "cc_binary"
 	kindModule   = "gpu_module"
 	kindBinary   = "gpu_binary"
 	kindTest     = "gpu_test"
@@ -134,6 +138,11 @@ func (*gpuLang) Kinds() map[string]rule.KindInfo {
 		kindTest: {
 			NonEmptyAttrs:  map[string]bool{"src": true},
 			MergeableAttrs: map[string]bool{"src": true},
+		},
+		kindCcBinary: {
+			NonEmptyAttrs:  map[string]bool{"srcs": true},
+			MergeableAttrs: map[string]bool{"srcs": true},
+			ResolveAttrs:   map[string]bool{"deps": true},
 		},
 		kindCcLibrary: {
 			NonEmptyAttrs:  map[string]bool{"hdrs": true},

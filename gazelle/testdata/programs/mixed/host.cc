@@ -1,0 +1,6 @@
+#include "kernels.h"
+
+int main() {
+  run_scale(nullptr, 32);
+  return 0;
+}

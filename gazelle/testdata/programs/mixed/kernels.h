@@ -1,0 +1,2 @@
+#pragma once
+void run_scale(float *x, int n);
