@@ -27,7 +27,9 @@ Each target links the library's static archives, the libraries they need, and th
 NVIDIA documents for them (` + "`-lpthread -ldl -lrt`" + `), so that a program needs only the driver
 where it runs. ` + "`--@rules_gpu//gpu:toolkit_libraries=shared`" + ` links the shared libraries instead:
 every runner must then have them, of the same major version (a program linked against CUDA 12's
-` + "`libcublas.so.12`" + ` does not start on a machine whose CUDA 13 has only ` + "`libcublas.so.13`" + `). The
+` + "`libcublas.so.12`" + ` does not start on a machine whose CUDA 13 has only ` + "`libcublas.so.13`" + `). A
+` + "`gpu_cc_test`" + ` whose program needs one is refused when it is built (its ` + "`NAME_runner_abi`" + `), unless
+` + "`--@rules_gpu//gpu:runners_have`" + ` lists it: ` + "`--@rules_gpu//gpu:runners_have=GLIBC_2.39,GLIBCXX_3.4.33,libcublas.so.12`" + `. The
 headers are those of the toolkit; the CUDA runtime (` + "`@rules_gpu//cuda:runtime`" + `) comes with every
 library that links one.
 
