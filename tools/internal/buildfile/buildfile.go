@@ -12,7 +12,8 @@
 // A call is a gpu_module target when it calls the name that gpu_module was loaded under from a
 // "//rules:defs.bzl" of any repository (load("@rules_gpu//rules:defs.bzl", gpu = "gpu_module") makes
 // gpu(...) one), or the name gpu_module itself unless a load binds it to something else; the same
-// for cuda_library, gpu_binary and gpu_test, whose chips mean the same.
+// for cuda_library (and rules_cuda's cuda_binary and cuda_test over it), gpu_binary and gpu_test,
+// whose chips mean the same.
 package buildfile
 
 import (
@@ -313,9 +314,10 @@ func (f *file) scan() {
 	}
 }
 
-// chipRules are the rules (and macros) of rules_gpu that have chips: gpu_module, cuda_library, and
-// the MLIR programs' gpu_binary and gpu_test.
-var chipRules = []string{"gpu_module", "cuda_library", "gpu_binary", "gpu_test"}
+// chipRules are the rules (and macros) of rules_gpu that have chips: gpu_module, cuda_library (and
+// rules_cuda's cuda_binary and cuda_test, macros over it), and the MLIR programs' gpu_binary and
+// gpu_test.
+var chipRules = []string{"gpu_module", "cuda_library", "cuda_binary", "cuda_test", "gpu_binary", "gpu_test"}
 
 // gpuModuleNames are the names under which the file calls a rule of chipRules.
 func gpuModuleNames(f *build.File) map[string]bool {

@@ -252,6 +252,20 @@ func TestGPUModuleNames(t *testing.T) {
 	}
 }
 
+// rules_cuda's macros over cuda_library have chips too: gpubuild chips lists and edits them.
+func TestChipMacros(t *testing.T) {
+	f, err := build.ParseBuild("BUILD", []byte(`load("@rules_gpu//rules:defs.bzl", "cuda_binary", t = "cuda_test")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := gpuModuleNames(f)
+	for _, n := range []string{"cuda_binary", "cuda_test", "t"} {
+		if !names[n] {
+			t.Errorf("%s is not among the names of rules with chips: %v", n, names)
+		}
+	}
+}
+
 func TestParsePattern(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
