@@ -915,25 +915,21 @@ func (t Tools) nvcc(ctx context.Context, job Job, src, out string) error {
 	return nil
 }
 
-// nvccPlan runs nvcc (the program at path nvcc) with args as its --dryrun plan (nvcc.Plan.Run),
-// with src as the source's path (nvcc.Plan.SetSourcePath).
+// nvccPlan runs nvcc (the program at path nvcc) with args as its --dryrun plan (nvcc.Compile),
+// with src as the source's path.
 func (job Job) nvccPlan(ctx context.Context, path string, args []string, src string) error {
 	if !Found(path) {
 		return job.fail(nil, "", errors.New(job.missingTool("nvcc", path)))
 	}
-	plan, err := nvcc.DryRun(ctx, path, args, ToolEnv(job.tmp), job.tmp)
-	if err != nil {
-		var e *nvcc.Error
-		if errors.As(err, &e) {
-			return job.fail(e.Command, e.Output, err)
-		}
-		return job.fail(nil, "", err)
-	}
-	plan.SetSourcePath(src)
-	return plan.Run(nil, func(cmd []string) error {
-		_, err := job.runEnv(ctx, "nvcc", plan.Env, cmd...)
+	err := nvcc.Compile(ctx, path, args, ToolEnv(job.tmp), job.tmp, src, nil, func(cmd, env []string) error {
+		_, err := job.runEnv(ctx, "nvcc", env, cmd...)
 		return err
 	})
+	var e *nvcc.Error
+	if errors.As(err, &e) {
+		return job.fail(e.Command, e.Output, err)
+	}
+	return err
 }
 
 // missingHeader is clang's line for an #include it cannot find: file:line:col: fatal error: 'h' file not found.

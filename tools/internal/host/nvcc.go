@@ -66,22 +66,12 @@ func nvccHost(ctx context.Context, tools compile.Tools, job CUDAJob, fail failFu
 	}
 	args = append(args, job.Src)
 
-	env := compile.ToolEnv(tmp)
-	plan, err := nvcc.DryRun(ctx, tools.NVCC, args, env, tmp)
-	if err != nil {
-		var e *nvcc.Error
-		if errors.As(err, &e) {
-			return fail(e.Command, e.Output, err)
-		}
-		return fail(nil, "", err)
-	}
-	plan.SetSourcePath(job.Src)
 	embedded := false
 	replace := func(s nvcc.Step) (bool, error) {
-		path := nvcc.EmbeddedFatbinPath(s)
 		if s.Tool() != "fatbinary" {
 			return false, nil
 		}
+		path := nvcc.EmbeddedFatbinPath(s)
 		if path == "" {
 			return false, fmt.Errorf("nvcc's fatbinary step writes no --embedded-fatbin=FILE for the host code: %s", strings.Join(s, " "))
 		}
@@ -92,14 +82,17 @@ func nvccHost(ctx context.Context, tools compile.Tools, job CUDAJob, fail failFu
 		embedded = true
 		return true, os.WriteFile(path, b.Bytes(), 0o644)
 	}
-	err = plan.Run(replace, func(cmd []string) error {
-		return runEnv(ctx, tmp, "nvcc", plan.Env, cmd, fail)
+	err = nvcc.Compile(ctx, tools.NVCC, args, compile.ToolEnv(tmp), tmp, job.Src, replace, func(cmd, env []string) error {
+		return runEnv(ctx, tmp, "nvcc", env, cmd, fail)
 	})
-	if err != nil {
-		var e *compile.Error
-		if !errors.As(err, &e) {
-			err = fail(nil, "", err)
-		}
+	var dryrun *nvcc.Error
+	var failed *compile.Error
+	switch {
+	case errors.As(err, &dryrun):
+		return fail(dryrun.Command, dryrun.Output, err)
+	case err != nil && !errors.As(err, &failed):
+		return fail(nil, "", err)
+	case err != nil:
 		return tools.ExplainMissingHeader(err)
 	}
 	if !embedded {

@@ -73,6 +73,19 @@ func DryRun(ctx context.Context, nvcc string, args []string, env []string, dir s
 	return plan, nil
 }
 
+// Compile asks nvcc (the program at path nvcc) for its plan of compiling with args (DryRun, in env,
+// with its intermediate files in dir), gives it src as the source's path (SetSourcePath) and runs
+// it (Run): run runs each command, with the plan's assignments to add to its environment. A failed
+// --dryrun is an *Error; what replace and run return comes back as it is.
+func Compile(ctx context.Context, nvcc string, args, env []string, dir, src string, replace func(Step) (bool, error), run func(cmd, env []string) error) error {
+	plan, err := DryRun(ctx, nvcc, args, env, dir)
+	if err != nil {
+		return err
+	}
+	plan.SetSourcePath(src)
+	return plan.Run(replace, func(cmd []string) error { return run(cmd, plan.Env) })
+}
+
 // Error is a failed nvcc --dryrun: the command, what it printed, and why.
 type Error struct {
 	Command []string
