@@ -4,7 +4,7 @@ load("//rules:defs.bzl", "CudaToolkitInfo")
 load("//toolchain/private:common.bzl", "collect_tools")
 
 # The tools a CUDA toolchain may provide, by their names in the toolkit's bin directory.
-CUDA_TOOLS = ["ptxas", "fatbinary", "cuobjdump", "nvdisasm", "nvcc"]
+CUDA_TOOLS = ["ptxas", "fatbinary", "cuobjdump", "nvdisasm", "nvcc", "nvlink"]
 
 def _cuda_toolchain_impl(ctx):
     tools = collect_tools(ctx, CUDA_TOOLS)
@@ -61,6 +61,7 @@ cuda_toolchain = rule(
         "library_headers": attr.string_dict(doc = "Each library of the table (`cublas`, ...) whose headers the toolkit has -> the include directory that holds them when neither the toolkit's `include/` nor the C++ compiler's own search path does (absolute: on the machine; relative: in the toolkit, e.g. `include/cccl`), else \"\"."),
         "missing": attr.string(doc = "Why no toolkit is available; rules that need one fail with this text."),
         "nvcc": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "nvcc"),
+        "nvlink": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "nvlink, which links the relocatable cubins of nvcc's relocatable device code (`rdc` with `compiler = \"nvcc\"`)"),
         "nvdisasm": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "nvdisasm"),
         "ptxas": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "ptxas"),
         "root": attr.string(doc = "Where the toolkit was found on the machine that builds, for messages."),

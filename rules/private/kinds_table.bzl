@@ -68,10 +68,18 @@ RULES = [
     struct(
         kind = "cuda",
         formats = [],
+        allowed = ["bin", "fatbin"],
+        compiler = "nvcc",
+        rdc = True,
+        message = "rdc with nvcc links each chip's relocatable cubins with nvlink, and the linked module is a cubin only: format {format} needs its PTX or bitcode, which nvcc cannot make; use format bin or fatbin (of cubins, no PTX), or compiler clang",
+    ),
+    struct(
+        kind = "llvm",
+        formats = [],
         allowed = [],
         compiler = "nvcc",
         rdc = True,
-        message = "rdc needs clang as the CUDA C++ compiler: the sources are linked as LLVM bitcode, and nvcc makes PTX; use compiler clang, or no rdc (every __device__ function and variable a source uses defined in that source)",
+        message = "{src} is LLVM IR, which links only with clang's relocatable device code (LLVM bitcode); nvcc's is linked as cubins by nvlink: use compiler clang, or give {src} a module of its own",
     ),
     struct(
         kind = "cuda",

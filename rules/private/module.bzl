@@ -45,7 +45,9 @@ compiled from that PTX). Default: the lowest of `chips`. rules_cuda's `compute_X
     "rdc": attr.bool(doc = """Relocatable device code: the sources (CUDA C++, LLVM IR) are linked into one module per chip,
 so that a `__device__` function or variable defined in one is usable from another, with one copy at run
 time. Each CUDA C++ source is still compiled per chip by its own action; each chip's device link is
-one more. Needs clang as the compiler."""),
+one more. With clang, the sources are linked as LLVM bitcode (CUDA C++ and LLVM IR); with
+`compiler = "nvcc"`, as nvcc links them: a relocatable cubin per source, linked by nvlink, so the
+module is cubins only (no `ptx`, formats `bin` and `fatbin`)."""),
     "runs_on": attr.string_list(
         doc = """The GPUs the artifact must load on, e.g. `["sm_75", "sm_90"]`. A validation action runs
 `gpubuilder check` and fails the build, saying why and what to change, when one of them could not load it
@@ -129,7 +131,7 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
 
     Returns:
       A struct: `chips` (list of str, in declared order), `ptx` (the chips whose PTX a fatbin or
-      jit carries: the `ptx` attribute, or the lowest chip) and `opts` (the compile options of plan.bzl's actions).
+      jit carries: the `ptx` attribute, or the lowest chip; none for nvcc's rdc) and `opts` (the compile options of plan.bzl's actions).
     """
     label = gctx.label
     cuda = gctx.cuda
@@ -170,6 +172,9 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
         for i, chip in enumerate(ptx):
             if chip in ptx[:i]:
                 fail("%s: %s" % (label, DUPLICATE_CHIP.format(chip = chip, list = "ptx")))
+    nvcc_rdc = rdc and compiler == "nvcc"
+    if ptx and nvcc_rdc:
+        fail("%s: ptx: rdc with nvcc links each chip's relocatable cubins, and a fatbin of the linked module carries no PTX: remove ptx (the chips' cubins are the module), or use compiler = \"clang\", whose rdc links the module's PTX too" % label)
     if not has_cu and has_cuda_attrs(ctx):
         fail("%s: hdrs, deps, includes, defines and copts are for CUDA C++ sources (.cu); %s is not one: remove them" % (label, src.short_path))
     if has_cu and compiler == "nvcc":
@@ -185,7 +190,7 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
         debug = "lines"
     return struct(
         chips = list(chips),
-        ptx = list(ptx) or [lowest_chip(chips)],
+        ptx = [] if nvcc_rdc else list(ptx) or [lowest_chip(chips)],
         opts = struct(
             debug = debug,
             compiler = compiler if has_cu else None,

@@ -8,7 +8,7 @@ per chip's device link, and one `GpuLink` per fatbin; each `emit_*` declares one
 """
 
 load("//rules/private:kinds_table.bzl", "FORMAT_EXTENSION", "kind_of")
-load("//rules/private/actions:compile.bzl", "emit_compile", "emit_lower")
+load("//rules/private/actions:compile.bzl", "emit_compile", "emit_device_link", "emit_lower")
 load("//rules/private/actions:link.bzl", "emit_link")
 
 # The file extension of each per-chip format.
@@ -30,7 +30,8 @@ def _declare(gctx, name, program, chip = None, format = None, what = None):
     """Declares one output of a plan; every name a plan writes is made here.
 
     A module's files are NAME.CHIP.EXT (a chip's artifact), NAME.ll (its LLVM IR), NAME.fatbin and
-    NAME_rdc/STEM.CHIP.bc (a relocatable source's bitcode); a program's are directories,
+    NAME_rdc/STEM.CHIP.EXT (a relocatable source's bitcode, or nvcc's relocatable cubin); a
+    program's are directories,
     NAME_modules/CHIP.EXT, NAME_modules/llvm and NAME_modules/fatbin, each of one file per module.
 
     Args:
@@ -42,7 +43,7 @@ def _declare(gctx, name, program, chip = None, format = None, what = None):
       what: for a file that is not per chip: "llvm" or "fatbin"; or a source File (its rdc bitcode).
     """
     if type(what) == "File":
-        return gctx.actions.declare_file("%s_rdc/%s.%s.bc" % (name, source_stem(what), chip))
+        return gctx.actions.declare_file("%s_rdc/%s.%s%s" % (name, source_stem(what), chip, FORMAT_EXTENSION[format]))
     if program:
         return gctx.actions.declare_directory("%s_modules/%s" % (name, chip + FORMAT_EXTENSION[format] if chip else what))
     if chip:
@@ -67,7 +68,9 @@ def plan_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
     pipeline: libdevice, opt, llc, ptxas). LLVM IR linking rather than nvlink: the linked module is
     optimised as a whole (a __device__ function of another source can be inlined), the result is an
     ordinary cubin the driver loads without a device-link step, and nvcc's relocatable cubins are
-    not needed, so a toolkit of ptxas alone suffices.
+    not needed, so a toolkit of ptxas alone suffices. With nvcc as the compiler (code written for
+    nvcc), as nvcc links it: a relocatable cubin per (source, chip) (`nvcc -rdc=true`, `ptxas -c`),
+    and each chip's linked by nvlink (GpuDeviceLink); the module is cubins only, with no PTX.
 
     An MLIR source is lowered once, by one GpuLower action that writes the PTX of every chip that
     needs one (MLIR's nvvm-attach-target per chip, gpu-module-to-binary), each its own file, so that
@@ -109,13 +112,27 @@ def plan_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
     all_chips = chips + [c for c in ptx_chips if c not in chips]
     by_chip = {}
     lowered = kind == "mlir" and not rdc and _lowered_to_ptx(format, opts)
-    if rdc:
+    linked_by_chip = {}
+    if rdc and opts.compiler == "nvcc":
+        # nvcc's relocatable cubin per (source, chip), linked per chip by nvlink: cubins only (the
+        # kinds table refuses the formats that need the linked module's PTX).
+        if "nvlink" not in gctx.cuda.tools:
+            fail("%s: rdc with compiler = \"nvcc\" links each chip's relocatable cubins with nvlink, and the CUDA toolkit has none; use a toolkit with nvlink (NVIDIA's cuda_nvcc archive has it), or compiler = \"clang\"" % gctx.label)
+        for chip in chips:
+            cubins = []
+            for s in srcs:
+                cubin = _declare(gctx, name, program, chip = chip, format = "bin", what = s)
+                emit_compile(gctx, srcs = [s], chip = chip, format = "bin", out = cubin, opts = opts, rdc = True)
+                cubins.append(cubin)
+            linked_by_chip[chip] = _declare(gctx, name, program, chip = chip, format = "bin")
+            emit_device_link(gctx, cubins = cubins, chip = chip, out = linked_by_chip[chip], srcs = srcs)
+    elif rdc:
         for chip in all_chips:
             by_chip[chip] = []
         for s in srcs:
             for chip in all_chips:
                 if kind_of(s) == "cuda":
-                    bc = _declare(gctx, name, program, chip = chip, what = s)
+                    bc = _declare(gctx, name, program, chip = chip, format = "offload", what = s)
                     emit_compile(gctx, srcs = [s], chip = chip, format = "offload", out = bc, opts = opts, rdc = True)
                     by_chip[chip].append(bc)
                 else:
@@ -161,7 +178,9 @@ def plan_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
                 ptx_by_chip[chip] = by_chip[chip][0] if lowered else compile(chip, "isa")
     ptx_files = ptx_by_chip.values()
     ptx = ptx_files[0] if ptx_files else None
-    if format in ["bin", "fatbin"]:
+    if linked_by_chip:
+        files_by_chip = linked_by_chip
+    elif format in ["bin", "fatbin"]:
         for chip in chips:
             # A chip whose PTX the fatbin carries gets its cubin from that PTX through ptxas, not a
             # second run of the whole pipeline (the same bytes, one front end less per module).

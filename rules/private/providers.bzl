@@ -54,7 +54,7 @@ rule needs nothing) are unaffected.""",
         "library_headers": "dict str -> str: each library of the table (`cublas`, ...) whose headers the toolkit has -> the include directory that holds them where neither the toolkit's `include/` nor the C++ compiler's own search path does (absolute: on the machine; relative: in the toolkit, e.g. `include/cccl`); else \"\".",
         "missing": "str: why there is no toolkit; empty when there is one.",
         "root": "str: where the toolkit came from (a directory on the machine, or the archives' URLs), for messages.",
-        "tools": "dict str -> File: the toolkit's programs by name: `ptxas`, and where present `fatbinary`, `cuobjdump`, `nvdisasm`, `nvcc`.",
+        "tools": "dict str -> File: the toolkit's programs by name: `ptxas`, and where present `fatbinary`, `cuobjdump`, `nvdisasm`, `nvcc`, `nvlink`.",
         "version": "str: the toolkit's version, `MAJOR.MINOR` (from `ptxas --version`), e.g. `12.4`.",
     },
 )

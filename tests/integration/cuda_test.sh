@@ -73,6 +73,10 @@ scenario_cuda() {
   if [ $? -eq 0 ]; then bad cuda/no_rdc "the build passed; scale.cu's module lacks twice()"; else
     expect cuda/no_rdc "$out" "//:scale_no_rdc: compiling scale.cu for sm_80" "the device code uses the __device__ function \"_Z5twicef\", which no source of this module defines" "rdc = True"
   fi
+  out=$(nbazel build //:scale_nvcc_alone 2>&1)
+  if [ $? -eq 0 ]; then bad cuda/nvcc_rdc_undefined "the build passed; no source of the module defines twice()"; else
+    expect cuda/nvcc_rdc_undefined "$out" "//:scale_nvcc_alone: compiling scale.cu for sm_90: nvlink: the device code uses the __device__ function or variable \"_Z5twicef\", which no source of this module defines" "Undefined reference to '_Z5twicef'"
+  fi
   out=$(nbazel build //:scale_sm80_test --@rules_gpu//gpu:runners=sm_90 2>&1)
   if [ $? -eq 0 ]; then bad cuda/runner "the build passed; the library's kernels are sm_80 cubins only"; else
     expect cuda/runner "$out" "//:scale_sm80" "does not load on sm_90" "fix: add sm_90 to the chips"

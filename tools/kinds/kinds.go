@@ -154,8 +154,10 @@ var rules = []rule{
 		message: "rdc links CUDA C++ and LLVM IR sources, and {src} is MLIR: give it a module of its own, without rdc"},
 	{kind: PTX, rdc: true,
 		message: "rdc links CUDA C++ and LLVM IR sources, and {src} is PTX: give it a module of its own, without rdc"},
-	{kind: CUDA, compiler: NVCC, rdc: true,
-		message: "rdc needs clang as the CUDA C++ compiler: the sources are linked as LLVM bitcode, and nvcc makes PTX; use compiler clang, or no rdc (every __device__ function and variable a source uses defined in that source)"},
+	{kind: CUDA, compiler: NVCC, rdc: true, allowed: []Format{Bin, Fatbin},
+		message: "rdc with nvcc links each chip's relocatable cubins with nvlink, and the linked module is a cubin only: format {format} needs its PTX or bitcode, which nvcc cannot make; use format bin or fatbin (of cubins, no PTX), or compiler clang"},
+	{kind: LLVM, compiler: NVCC, rdc: true,
+		message: "{src} is LLVM IR, which links only with clang's relocatable device code (LLVM bitcode); nvcc's is linked as cubins by nvlink: use compiler clang, or give {src} a module of its own"},
 	{kind: CUDA, compiler: NVCC, formats: []Format{Offload},
 		message: "format offload (LLVM bitcode) needs clang as the CUDA C++ compiler; nvcc makes PTX and cubins: use compiler clang, or another format"},
 }

@@ -58,7 +58,11 @@ func TestCheck(t *testing.T) {
 		{"k.cu", Offload, "", true, ""},
 		{"k.cu", Offload, Clang, false, ""},
 		{"k.cu", Bin, NVCC, false, ""},
-		{"k.cu", Fatbin, NVCC, true, "rdc needs clang as the CUDA C++ compiler"},
+		{"k.cu", Fatbin, NVCC, true, ""},
+		{"k.cu", Bin, NVCC, true, ""}, // a source's relocatable cubin, and the module's linked ones
+		{"k.cu", ISA, NVCC, true, "rdc with nvcc links each chip's relocatable cubins with nvlink, and the linked module is a cubin only: format isa needs"},
+		{"k.cu", JIT, NVCC, true, "format jit needs its PTX or bitcode"},
+		{"k.ll", Fatbin, NVCC, true, "k.ll is LLVM IR, which links only with clang's relocatable device code"},
 		{"k.cu", Offload, NVCC, false, "format offload (LLVM bitcode) needs clang as the CUDA C++ compiler"},
 		{"k.ptx", "pch", "", false, "format pch needs"}, // the helper's own formats too
 	} {

@@ -1,4 +1,4 @@
-"""The compile actions (`gpubuilder compile`): GpuLower, a module lowered once for every chip; GpuCompile, one chip's artifact."""
+"""The compile actions (`gpubuilder compile`): GpuLower, a module lowered once for every chip; GpuCompile, one chip's artifact; GpuDeviceLink (`gpubuilder dlink`), nvcc's relocatable cubins of one chip linked."""
 
 load("//rules/private:context.bzl", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "add_tools", "builder_args", "run_builder")
 load("//rules/private:kinds_table.bzl", "kind_of")
@@ -149,8 +149,9 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         cuda_compilation), and pch: GpuPchInfo.pchs, the precompiled headers a compile with clang
         loads (when its only options are include directories); all None for other sources.
       origin: the user's source File that `srcs` were made from, named in error messages.
-      rdc: compile a CUDA C++ source as relocatable device code (format "offload": bitcode that
-        another source's __device__ functions and variables can be linked with).
+      rdc: compile a CUDA C++ source as relocatable device code (with clang, format "offload":
+        bitcode that another source's __device__ functions and variables can be linked with; with
+        nvcc, format "bin": a relocatable cubin, for emit_device_link).
       program: every module of an MLIR program, each its own file (`gpubuilder compile --program`).
     """
     src = srcs[0]
@@ -175,6 +176,37 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
         mnemonic = "GpuCompile",
         progress_message = "Compiling %%{label} for %s (%s, %s)" % (chip, format, (origin or src).short_path if len(srcs) == 1 else "device link of %d sources" % len(srcs)),
     )
+
+def emit_device_link(gctx, *, cubins, chip, out, srcs):
+    """Declares one GpuDeviceLink action: nvcc's relocatable cubins of a module's sources linked for `chip` by nvlink.
+
+    Args:
+      gctx: the gpu_context (its `cuda` toolkit's nvlink).
+      cubins: the relocatable cubin Files (emit_compile with `rdc` and nvcc, format "bin").
+      chip: the chip, e.g. "sm_90".
+      out: the linked cubin File.
+      srcs: the sources the cubins were compiled from, named in error messages.
+    """
+    args = builder_args(gctx)
+    tools = add_tools(args, gctx.cuda, ["nvlink"])
+    args.add("--chip", chip)
+    args.add_all(srcs, before_each = "--origin", map_each = _short_path)
+    args.add("-o", out)
+    args.add_all(cubins)
+    run_builder(
+        gctx,
+        "dlink",
+        args,
+        inputs = cubins,
+        outputs = [out],
+        tools = tools,
+        toolchain = CUDA_TOOLCHAIN,
+        mnemonic = "GpuDeviceLink",
+        progress_message = "Linking the device code of %%{label} for %s (%d sources)" % (chip, len(cubins)),
+    )
+
+def _short_path(f):
+    return f.short_path
 
 def _compile_args(gctx, *, srcs, origin, chips, name, format, opts, program, lower, rdc = False):
     """The arguments, inputs and tools that GpuLower and GpuCompile share, up to `-o`.

@@ -43,6 +43,7 @@ def fake_toolchains(name):
         name = "fake_cuda_12_4",
         version = "12.4",
         nvcc = ":fake_tool.sh",
+        nvlink = ":fake_tool.sh",
         ptxas = ":fake_tool.sh",
         root = "/fake/cuda-12.4",
         cudart_static = "//tests/core/starlark/cuda_libraries:lib/libcudart_static.a",

@@ -36,6 +36,9 @@ func (machine) Tools(t compile.Tools) compile.Tools {
 	if t.NVCC == "" {
 		t.NVCC = cuda.NVCC
 	}
+	if t.NVLink == "" {
+		t.NVLink = cuda.NVLink
+	}
 	llvm := m.FindLLVM()
 	for _, tool := range []struct {
 		name string

@@ -4,6 +4,7 @@
 // thin layer of flags over a package under tools/.
 //
 //	gpubuild compile --chip sm_90 -o OUT [--format bin|isa|offload|llvm] [--rdc] [FLAGS] [-I DIR] [-D NAME=V] SRC.{mlir,ll,bc,ptx,cu}...
+//	gpubuild dlink --chip sm_90 -o OUT.cubin [--nvlink PATH] CUBIN...
 //	gpubuild link -o OUT.fatbin [--compress none|lz4|zstd] [--compress-all] [CHIP=]IMAGE...
 //	gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2] [-I DIR] [-D NAME=V] [--host-opt OPT] SRC.cu
 //	gpubuild register --fatbin FATBIN -o OUT.c OBJECT...
@@ -18,7 +19,7 @@
 //
 // "gpubuild VERB --help" prints a verb's flags. Flags may come before or after the arguments ("--"
 // ends them), as with clang and Bazel. "-o -" writes the output to standard output (compile,
-// link, attach). An output that is a device, a FIFO or a symbolic link is written through, never
+// dlink, link, attach). An output that is a device, a FIFO or a symbolic link is written through, never
 // replaced (tools/internal/atomicfile). Actions pass --target LABEL, which starts every error
 // message; compile then uses only the tools its flags name, where by hand it finds the CUDA toolkit
 // and LLVM as the Bazel toolchains do (tools/internal/toolfind). Arguments may come from Bazel

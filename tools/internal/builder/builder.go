@@ -1,4 +1,4 @@
-// Package builder is the verbs that rules_gpu's Bazel actions run: compile, link, host, register,
+// Package builder is the verbs that rules_gpu's Bazel actions run: compile, dlink, link, host, register,
 // check, abi and embed, each a thin layer of flags over a package under tools/. The action helper
 // (tools/cmd/gpubuilder) is these verbs alone, so that its executable, which is in the key of every
 // GPU action, changes only when code that actions run changes; the user's CLI (tools/cmd/gpubuild)
@@ -27,6 +27,7 @@ func Verbs(find Discovery) []cmdline.Verb {
 	h := helper{find: find}
 	return []cmdline.Verb{
 		{Name: "compile", Summary: "compile one source (MLIR, LLVM IR, PTX, CUDA C++), or LLVM IR linked, for one chip: LLVM IR, PTX or cubin", Run: h.runCompile},
+		{Name: "dlink", Summary: "link the relocatable cubins of nvcc's relocatable device code for one chip (nvlink)", Run: h.runDLink},
 		{Name: "link", Summary: "join cubins and PTX into one fatbin", Run: runLink},
 		{Name: "host", Summary: "compile the host side of a CUDA C++ source against its fatbin, or as relocatable device code", Run: h.runHost},
 		{Name: "register", Summary: "write the CUDA runtime registration of relocatable device code's linked fatbin (C)", Run: runRegister},

@@ -24,7 +24,9 @@ const compileUsage = `usage: gpubuild compile --chip CHIP -o OUT [--format bin|i
   joins them into one module first.
   Relocatable device code (a source uses a __device__ function or variable that another defines):
   compile each .cu with --rdc (clang's -fgpu-rdc, into LLVM bitcode: format offload, the default
-  with --rdc), then all their bitcode for the chip with one gpubuild compile A.bc B.bc.
+  with --rdc), then all their bitcode for the chip with one gpubuild compile A.bc B.bc; with
+  --compiler nvcc, into a relocatable cubin (format bin), then all the cubins for the chip with one
+  gpubuild dlink.
   Tools: each tool flag names one; those not named are found as the Bazel toolchains find them: the
   CUDA toolkit in $CUDA_PATH/bin, /usr/local/cuda/bin or /usr/bin (its version, for --toolkit, from
   ptxas --version), LLVM with MLIR in $LLVM_PATH/bin, the newest /usr/lib/llvm-N/bin, /usr/local/bin
@@ -211,7 +213,7 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 			return f.Wrap(err)
 		}
 	}
-	if f.rdc && !c.IsSet("format") {
+	if f.rdc && !c.IsSet("format") && job.CUDA.Compiler != compile.CompilerNVCC {
 		f.format = string(compile.FormatOffload)
 	}
 	if job.Format, err = compile.ParseFormat(f.format); err != nil {

@@ -15,7 +15,7 @@ import (
 
 const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2] [--clang PATH] [--cuda-path DIR]
                      [CLANG OPTIONS] [--host-opt OPTION]... SRC.cu
-       gpubuild host --compiler nvcc --fatbin FATBIN --chip CHIP -o OUT.o [-O 2] [--nvcc PATH]
+       gpubuild host --compiler nvcc (--fatbin FATBIN | --rdc) --chip CHIP -o OUT.o [-O 2] [--nvcc PATH]
                      [--ccbin PATH] [CLANG OPTIONS] [--nvcc-opt OPTION]... [--host-opt OPTION]... SRC.cu
        gpubuild host --modules DIR --chip CHIP -o OUT.o [-O 2] [--mlir-opt PATH] [--mlir-translate PATH]
                      [--llc PATH] SRC.mlir
@@ -30,8 +30,9 @@ const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2
   root are found as compile finds them; with --target (a Bazel action), only the flags' are used.
   With --compiler nvcc, nvcc compiles the host side as nvcc -c does, with the host compiler PATH
   (--ccbin; the C++ toolchain's), each --host-opt passed to it with -Xcompiler, and the object
-  carries FATBIN in place of nvcc's own device code; nvcc's front end runs once more, for CHIP (the
-  source's lowest chip), to write the code that registers the kernels.
+  carries FATBIN in place of nvcc's own device code (with --rdc, none: nvcc -rdc=true -c, registered
+  as with clang); nvcc's front end runs once more, for CHIP (the source's lowest chip), to write the
+  code that registers the kernels.
   An MLIR program (SRC.mlir: host code, and gpu.modules or gpu.launch regions) takes the directory
   of its modules' artifacts (DIR/NAME.fatbin: gpubuild link --program), which replace its
   gpu.modules as gpu.binary ops for CHIP's #nvvm.Target; MLIR lowers the host code, llc makes the
@@ -85,10 +86,6 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 		return c.UsageError("--chip, --ccbin and --nvcc-opt are for --compiler nvcc (or --chip for an MLIR program)")
 	case comp == compile.CompilerNVCC && *chipName == "":
 		return c.UsageError("--compiler nvcc needs --chip CHIP, the lowest of the source's chips")
-	case comp == compile.CompilerNVCC:
-		if lowest, err = chip.Parse(*chipName); err != nil {
-			return c.UsageError("--chip: %v", err)
-		}
 	case len(srcs) != 1:
 		return c.UsageError("one CUDA C++ source, please (have %d)", len(srcs))
 	case o.Out == "":
@@ -97,6 +94,11 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 		return c.UsageError("give --fatbin FATBIN (the source's own device code) or --rdc (relocatable device code), one of them")
 	case *opt < 0 || *opt > 3:
 		return c.UsageError("-O %d: use 0 to 3", *opt)
+	}
+	if comp == compile.CompilerNVCC {
+		if lowest, err = chip.Parse(*chipName); err != nil {
+			return c.UsageError("--chip: %v", err)
+		}
 	}
 	if kind, err := compile.KindOf(srcs[0]); err != nil || kind != compile.KindCUDA {
 		return c.UsageError("%s: the source is CUDA C++ (.cu)", srcs[0])

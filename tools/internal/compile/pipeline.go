@@ -90,6 +90,9 @@ type Tools struct {
 	// NVCC is the CUDA toolkit's nvcc, the device front end of CUDA C++ jobs whose Compiler is
 	// CompilerNVCC.
 	NVCC string
+	// NVLink is the CUDA toolkit's nvlink, which links the relocatable cubins of nvcc's relocatable
+	// device code for a chip (DeviceLink).
+	NVLink string
 	// Libdevice is the CUDA toolkit's libdevice.10.bc, linked when the module calls __nv_ functions.
 	Libdevice string
 	// CUDAPath is the toolkit root that clang's --cuda-path wants (CUDA C++ only).
@@ -110,7 +113,7 @@ type Tools struct {
 // it names the toolchain type that provides the tool.
 func ToolchainMissing(tool, path string) string {
 	provider := "the LLVM toolchain (@rules_gpu//toolchain:llvm_toolchain_type, e.g. the llvm module extension's llvm.local())"
-	if tool == "ptxas" || tool == "libdevice" || tool == "nvcc" {
+	if tool == "ptxas" || tool == "libdevice" || tool == "nvcc" || tool == "nvlink" {
 		provider = "the CUDA toolchain (@rules_gpu//toolchain:cuda_toolchain_type, e.g. the cuda module extension's cuda.local())"
 	}
 	if path == "" {
@@ -481,7 +484,8 @@ func (job Job) checkKernels(data []byte) error {
 // kernel: a module without one loads, but there is nothing to launch, which is always a mistake
 // (a missing `kernel` attribute on a gpu.func, or __device__ where __global__ was meant).
 func finish(job Job, path string) error {
-	if job.Format != FormatOffload && job.Format != FormatLLVM {
+	// A relocatable source may hold only __device__ functions; its module is checked once linked.
+	if job.Format != FormatOffload && job.Format != FormatLLVM && !job.CUDA.RDC {
 		if err := job.kernelIn(path); err != nil {
 			return err
 		}
@@ -606,7 +610,9 @@ func (job Job) checkRDC() error {
 		switch {
 		case job.Kind == KindLLVM: // the other kinds' rules are tools/kinds'
 			return errors.New("relocatable device code (RDC) is compiled from CUDA C++ sources; LLVM IR modules link as they are: give them all to one compilation")
-		case job.Format != FormatOffload:
+		case job.CUDA.Compiler == CompilerNVCC && job.Format != FormatBin:
+			return fmt.Errorf("relocatable device code (RDC) compiled by nvcc becomes a relocatable cubin (format bin) to link with the other sources' for the chip (gpubuild dlink), not %s", job.Format)
+		case job.CUDA.Compiler != CompilerNVCC && job.Format != FormatOffload:
 			return fmt.Errorf("relocatable device code (RDC) becomes LLVM bitcode (format offload) to link with the other sources' bitcode for the chip, not %s; compile each source to format offload, then their bitcode together into the %s", job.Format, job.Format)
 		}
 	}
@@ -894,6 +900,9 @@ func (t Tools) clangDevice(ctx context.Context, job Job, src, out string, emit .
 // internal-linkage kernels then do not depend on where the action runs, and match the host compile's.
 func (t Tools) nvcc(ctx context.Context, job Job, src, out string) error {
 	args := []string{"-x", "cu", "-ptx", "-arch=" + job.Chip.String(), "-O" + strconv.Itoa(min(job.O, 3)), "-o", out}
+	if job.CUDA.RDC {
+		args = append(args, "-rdc=true") // PTX with .extern declarations, for ptxas -c
+	}
 	if job.FTZ {
 		args = append(args, "-ftz=true")
 	}

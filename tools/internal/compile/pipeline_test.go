@@ -27,6 +27,7 @@ func findTools(t *testing.T) Tools {
 		Libdevice: find("LIBDEVICE", "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"),
 		CUDAPath:  find("CUDA_PATH", "/usr/lib/cuda"),
 		NVCC:      find("NVCC", "nvcc"),
+		NVLink:    find("NVLINK", "nvlink"),
 	}
 }
 

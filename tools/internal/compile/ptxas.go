@@ -54,6 +54,11 @@ func (t Tools) ptxas(ctx context.Context, job Job, src, out string) error {
 	case DebugFull:
 		args = append(args, "-g")
 	}
+	if job.CUDA.RDC {
+		// nvcc's relocatable device code: a relocatable cubin, its externs resolved by the device
+		// link (DeviceLink).
+		args = append(args, "-c")
+	}
 	args = append(args, job.PtxasOptions...)
 	args = append(args, "-o", out, src)
 	output, err := job.run(ctx, "ptxas", args...)
@@ -93,10 +98,10 @@ func (t Tools) explainUnresolved(job Job, what, name string) error {
 	switch {
 	case len(job.LLVM.Link) > 0:
 		fix = "define it in one of the sources (an extern declaration is not a definition), or add the source that defines it to them"
-	case job.Kind == KindCUDA && job.CUDA.Compiler == CompilerNVCC:
-		fix += "; using one that another source defines (relocatable device code, rdc) needs clang as the compiler"
 	case cuda && t.Missing == nil:
 		fix += ", or, when another source of the target defines it, set rdc = True on the target, so that its sources are compiled as relocatable device code and linked for each chip"
+	case cuda && job.CUDA.Compiler == CompilerNVCC:
+		fix += ", or, when another source defines it, compile each source with gpubuild compile --compiler nvcc --rdc (a relocatable cubin), then the cubins together with gpubuild dlink"
 	case cuda:
 		fix += ", or, when another source defines it, compile each source with gpubuild compile --rdc --format offload, then their bitcode together with one gpubuild compile A.bc B.bc"
 	case job.Kind == KindLLVM && t.Missing != nil:

@@ -128,7 +128,9 @@ func TestUnresolvedExtern(t *testing.T) {
 		{"by hand", byHand, Job{Src: filepath.Join(dir, "use_twice.cu")},
 			[]string{`"_Z5twicef"`, "compile each source with gpubuild compile --rdc --format offload, then their bitcode together"}},
 		{"nvcc", tools, Job{Src: filepath.Join(dir, "use_twice.cu"), CUDA: CUDAOptions{Compiler: CompilerNVCC}},
-			[]string{`"_Z5twicef"`, "define it in this source; using one that another source defines (relocatable device code, rdc) needs clang"}},
+			[]string{`"_Z5twicef"`, "define it in this source, or, when another source of the target defines it, set rdc = True on the target"}},
+		{"nvcc by hand", byHand, Job{Src: filepath.Join(dir, "use_twice.cu"), CUDA: CUDAOptions{Compiler: CompilerNVCC}},
+			[]string{`"_Z5twicef"`, "compile each source with gpubuild compile --compiler nvcc --rdc (a relocatable cubin), then the cubins together with gpubuild dlink"}},
 		{"linked", tools, Job{Src: rdc("use_twice.cu"), Origin: "use_twice.cu, helpers.cu", LLVM: LLVMOptions{Link: []string{rdc("helpers.cu")}}},
 			[]string{"compiling use_twice.cu, helpers.cu for sm_90", `"_Z5twicef"`, "define it in one of the sources"}},
 	} {
@@ -161,7 +163,8 @@ func TestRDCRefused(t *testing.T) {
 		job  Job
 		want string
 	}{
-		{"nvcc", Job{Src: "k.cu", Format: FormatOffload, CUDA: CUDAOptions{Compiler: CompilerNVCC, RDC: true}}, "rdc needs clang as the CUDA C++ compiler"},
+		{"nvcc offload", Job{Src: "k.cu", Format: FormatOffload, CUDA: CUDAOptions{Compiler: CompilerNVCC, RDC: true}}, "rdc with nvcc links each chip's relocatable cubins with nvlink, and the linked module is a cubin only: format offload needs"},
+		{"nvcc isa", Job{Src: "k.cu", Format: FormatISA, CUDA: CUDAOptions{Compiler: CompilerNVCC, RDC: true}}, "format isa needs its PTX or bitcode"},
 		{"format bin", Job{Src: "k.cu", Format: FormatBin, CUDA: CUDAOptions{RDC: true}}, "relocatable device code (RDC) becomes LLVM bitcode (format offload) to link with the other sources' bitcode for the chip, not bin"},
 		{"LLVM IR", Job{Src: "k.ll", Format: FormatOffload, CUDA: CUDAOptions{RDC: true}}, "relocatable device code (RDC) is compiled from CUDA C++ sources; LLVM IR modules link as they are"},
 		{"MLIR", Job{Src: "k.mlir", Format: FormatOffload, CUDA: CUDAOptions{RDC: true}}, "rdc links CUDA C++ and LLVM IR sources, and k.mlir is MLIR: give it a module of its own, without rdc"},
@@ -185,5 +188,80 @@ func TestLinkNeedsLLVMLink(t *testing.T) {
 		Out: filepath.Join(t.TempDir(), "k.cubin"), Format: FormatBin, Chip: mustChip(t, "sm_90"), Toolkit: chip.Toolkit{Major: 12, Minor: 4}, LLVM: LLVMOptions{Link: []string{"b.ll"}}})
 	if err == nil || !strings.Contains(err.Error(), "compiling a.bc, b.ll for sm_90: no llvm-link configured") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// Relocatable device code as nvcc makes it: each source a relocatable cubin for the chip (ptxas -c;
+// one with no kernel too), and the chip's cubins linked by nvlink into one that the driver loads,
+// with every kernel; the device link refuses what nvlink cannot link, before it runs, and names
+// what no source defines.
+func TestDeviceLink(t *testing.T) {
+	tools := findTools(t)
+	dir := writeRDCSources(t)
+	sm90, sm80 := mustChip(t, "sm_90"), mustChip(t, "sm_80")
+	tk := chip.Toolkit{Major: 12, Minor: 4}
+	cubin := func(name string, c chip.Chip) string {
+		out := filepath.Join(dir, strings.TrimSuffix(name, ".cu")+"."+c.String()+".cubin")
+		job := Job{Target: "//t:k", Src: filepath.Join(dir, name), Out: out, Format: FormatBin, Chip: c, Toolkit: tk, Codegen: Codegen{O: 3},
+			CUDA: CUDAOptions{Compiler: CompilerNVCC, RDC: true}}
+		if err := tools.Compile(context.Background(), job); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(data) < 0x12 || data[0x10] != elfRelocatable {
+			t.Fatalf("%s: not a relocatable cubin", name)
+		}
+		return out
+	}
+	var all []string
+	for _, name := range []string{"twice.cu", "use_twice.cu", "scale.cu", "use_scale.cu", "helpers.cu"} {
+		all = append(all, cubin(name, sm90))
+	}
+	out := filepath.Join(dir, "k.sm_90.cubin")
+	if err := tools.DeviceLink(context.Background(), Job{Target: "//t:k", Chip: sm90, Out: out}, all); err != nil {
+		t.Fatal(err)
+	}
+	a, err := artifact.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernels, err := a.Kernels()
+	slices.Sort(kernels)
+	if want := []string{"_Z2kaPf", "_Z2kbPf", "_Z2kvPf"}; err != nil || !slices.Equal(kernels, want) {
+		t.Errorf("the linked cubin's kernels: %q (%v), want %q", kernels, err, want)
+	}
+	if data, _ := os.ReadFile(out); data[0x10] != elfExecutable {
+		t.Errorf("the linked cubin is not executable (ELF type %d)", data[0x10])
+	}
+
+	for _, tc := range []struct {
+		name   string
+		cubins []string
+		want   []string
+	}{
+		{"undefined", []string{all[1]}, []string{`nvlink: the device code uses the __device__ function or variable "_Z5twicef", which no source of this module defines; fix: define it in one of the sources`,
+			"Undefined reference to '_Z5twicef'", "command: " + tools.NVLink}},
+		{"linked already", []string{all[0], out}, []string{out + " is a cubin linked already (ELF type 2, not relocatable)"}},
+		{"another chip", []string{all[0], cubin("use_twice.cu", sm80)}, []string{"use_twice.sm_80.cubin is for sm_80, not sm_90: link the cubins of one chip together"}},
+		{"not a cubin", []string{filepath.Join(dir, "twice.cu")}, []string{"twice.cu: not an ELF file; a device link takes the relocatable cubins"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			outDir := t.TempDir()
+			err := tools.DeviceLink(context.Background(), Job{Target: "//t:k", Chip: sm90, Out: filepath.Join(outDir, "k.cubin"), Origin: "a.cu, b.cu"}, tc.cubins)
+			if err == nil {
+				t.Fatal("linked")
+			}
+			for _, want := range append([]string{"//t:k: compiling a.cu, b.cu for sm_90: "}, tc.want...) {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error does not contain %q:\n%v", want, err)
+				}
+			}
+			if entries, _ := os.ReadDir(outDir); len(entries) != 0 {
+				t.Errorf("left %d files behind", len(entries))
+			}
+		})
 	}
 }

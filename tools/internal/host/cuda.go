@@ -53,7 +53,7 @@ type CUDAJob struct {
 	Stdout io.Writer
 	// Fatbin is the source's own fatbin, which the object embeds and registers (without RDC).
 	Fatbin string
-	// RDC compiles the source as relocatable device code (clang's -fgpu-rdc): the object embeds no
+	// RDC compiles the source as relocatable device code (clang's -fgpu-rdc, nvcc's -rdc=true): the object embeds no
 	// device code, and calls the registration of the device-linked fatbin (Registration). Exactly
 	// one of Fatbin and RDC is set.
 	RDC bool
@@ -68,7 +68,7 @@ type CUDAJob struct {
 
 	// Compiler is what compiles the host side: compile.CompilerClang (the default: clang, with
 	// tools.Clang) or compile.CompilerNVCC (tools.NVCC, which runs HostCompiler). nvcc's own steps
-	// run as package nvcc runs them, with the object embedding Fatbin (NVCC; not with RDC yet).
+	// run as package nvcc runs them, with the object embedding Fatbin, or as relocatable device code.
 	Compiler compile.Compiler
 	// HostCompiler is nvcc's host compiler (its -ccbin): the C++ toolchain's compiler, so that the
 	// object sees the C and C++ libraries the rest of the program does. nvcc only.
@@ -138,15 +138,24 @@ func CUDA(ctx context.Context, tools compile.Tools, job CUDAJob) error {
 		return tools.ExplainMissingHeader(err)
 	}
 	if job.RDC {
-		ids, err := ModuleIDs(obj)
-		if err != nil {
-			return fail(nil, "", err)
-		}
-		if len(ids) != 1 {
-			return fail(args, "", fmt.Errorf("clang's object calls %d %s<ID> functions (IDs %s), not one: it cannot be registered", len(ids), linkedPrefix, strings.Join(ids, ", ")))
+		if err := registersOnce(obj, args, fail); err != nil {
+			return err
 		}
 	}
 	return output(obj, job.Out, job.Stdout, fail)
+}
+
+// registersOnce checks that the object of relocatable device code at obj, which the command args
+// wrote, calls exactly one registration (clang's and nvcc's do), as Register needs.
+func registersOnce(obj string, args []string, fail failFunc) error {
+	ids, err := ModuleIDs(obj)
+	if err != nil {
+		return fail(nil, "", err)
+	}
+	if len(ids) != 1 {
+		return fail(args, "", fmt.Errorf("the object calls %d %s<ID> functions (IDs %s), not one: it cannot be registered", len(ids), linkedPrefix, strings.Join(ids, ", ")))
+	}
+	return nil
 }
 
 // ModuleIDs returns the module ids of a host object compiled as relocatable device code: the ID of

@@ -21,12 +21,11 @@ import (
 // host code, cicc writing the code that registers the kernels (for job.Chip's virtual architecture;
 // the PTX it also writes is not used) and the host compiler compiling the result, which includes the
 // fatbin as nvcc's fatbinary would have written it. So the object is the one nvcc -c makes, with the
-// device code that rules_gpu's per-chip actions built.
+// device code that rules_gpu's per-chip actions built. As relocatable device code (job.RDC: nvcc
+// -rdc=true -c), the object carries no device code and calls its registration by its module id, as
+// clang's does (Registration).
 func nvccHost(ctx context.Context, tools compile.Tools, job CUDAJob, fail failFunc) error {
-	switch {
-	case job.RDC:
-		return fail(nil, "", errors.New("relocatable device code (rdc) is compiled by clang on the host side for now: leave compiler unset (clang) with rdc, or set rdc = False"))
-	case job.Chip.IsZero():
+	if job.Chip.IsZero() {
 		return fail(nil, "", errors.New("nvcc's host compile needs the source's lowest chip (--chip), the architecture its registration code is written for"))
 	}
 	for _, o := range job.HostOptions {
@@ -37,12 +36,15 @@ func nvccHost(ctx context.Context, tools compile.Tools, job CUDAJob, fail failFu
 	if err := need(tools, [2]string{"nvcc", tools.NVCC}); err != nil {
 		return fail(nil, "", err)
 	}
-	data, err := os.ReadFile(job.Fatbin)
-	if err != nil {
-		return fail(nil, "", fmt.Errorf("the source's fatbin: %w", err))
-	}
-	if _, err := fatbin.Read(data); err != nil {
-		return fail(nil, "", fmt.Errorf("%s is not a fatbin (give the fatbin that gpubuild link made of the source's cubins and PTX): %w", job.Fatbin, err))
+	var data []byte
+	if !job.RDC {
+		var err error
+		if data, err = os.ReadFile(job.Fatbin); err != nil {
+			return fail(nil, "", fmt.Errorf("the source's fatbin: %w", err))
+		}
+		if _, err := fatbin.Read(data); err != nil {
+			return fail(nil, "", fmt.Errorf("%s is not a fatbin (give the fatbin that gpubuild link made of the source's cubins and PTX): %w", job.Fatbin, err))
+		}
 	}
 	tmp, err := atomicfile.MkdirTemp(job.Out)
 	if err != nil {
@@ -54,6 +56,9 @@ func nvccHost(ctx context.Context, tools compile.Tools, job CUDAJob, fail failFu
 	virtual.Virtual = true
 	obj := filepath.Join(tmp, "host.o")
 	args := []string{"-x", "cu", "-c", "-o", obj, "-arch=" + virtual.String(), "-code=" + virtual.String(), "-O" + strconv.Itoa(job.O), "-Xcompiler", "-fPIC"}
+	if job.RDC {
+		args = append(args, "-rdc=true")
+	}
 	if job.HostCompiler != "" {
 		// The C++ toolchain decides the host compiler: nvcc's list of the versions it was tested with
 		// is not consulted (docs/cuda.md says so).
@@ -76,7 +81,11 @@ func nvccHost(ctx context.Context, tools compile.Tools, job CUDAJob, fail failFu
 			return false, fmt.Errorf("nvcc's fatbinary step writes no --embedded-fatbin=FILE for the host code: %s", strings.Join(s, " "))
 		}
 		var b bytes.Buffer
-		if err := nvcc.EmbeddedFatbin(&b, job.Target, data); err != nil {
+		if job.RDC {
+			if err := nvcc.EmbeddedRelocatable(&b, job.Target); err != nil {
+				return false, err
+			}
+		} else if err := nvcc.EmbeddedFatbin(&b, job.Target, data); err != nil {
 			return false, fmt.Errorf("%s: %w", job.Fatbin, err)
 		}
 		embedded = true
@@ -97,6 +106,11 @@ func nvccHost(ctx context.Context, tools compile.Tools, job CUDAJob, fail failFu
 	}
 	if !embedded {
 		return fail(args, "", errors.New("nvcc's plan has no fatbinary step, so the object would carry no device code"))
+	}
+	if job.RDC {
+		if err := registersOnce(obj, args, fail); err != nil {
+			return err
+		}
 	}
 	return output(obj, job.Out, job.Stdout, fail)
 }

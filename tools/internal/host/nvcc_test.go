@@ -185,7 +185,7 @@ func TestNVCCHost(t *testing.T) {
 }
 
 // nvcc's host compile refuses what it cannot do before running anything, naming the target and the
-// source: relocatable device code, no chip, a host option nvcc would split at its commas.
+// source: no chip, a host option nvcc would split at its commas, a fatbin that is not one.
 func TestNVCCHostErrors(t *testing.T) {
 	tools := hostTools(t)
 	tools.NVCC = testtool.Find(t, "NVCC", "nvcc")
@@ -201,7 +201,6 @@ func TestNVCCHostErrors(t *testing.T) {
 		name, want string
 		edit       func(*CUDAJob)
 	}{
-		{"rdc", "relocatable device code (rdc) is compiled by clang", func(j *CUDAJob) { j.RDC, j.Fatbin = true, "" }},
 		{"no chip", "needs the source's lowest chip", func(j *CUDAJob) { j.Chip = chip.Chip{} }},
 		{"comma", `host option "-Wl,-z,now" has a comma`, func(j *CUDAJob) { j.HostOptions = []string{"-Wl,-z,now"} }},
 		{"not a fatbin", "is not a fatbin", func(j *CUDAJob) {}},
@@ -216,5 +215,103 @@ func TestNVCCHostErrors(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%s: left %s behind", c.name, out)
 		}
+	}
+}
+
+// Relocatable device code as nvcc makes it, the program of TestRDCProgram: each source a
+// relocatable cubin for sm_90, linked by nvlink into one cubin with both kernels; each host object,
+// compiled by nvcc -rdc=true, calls one registration (nvcc's module id) and carries no device code;
+// gpubuild register's source registers the linked fatbin for all of them, and the program links
+// and runs (on a GPU: 2x and 2(2x)+1; without one, it says so).
+func TestNVCCRDCProgram(t *testing.T) {
+	tools := deviceTools(t)
+	tools.NVCC, tools.NVLink = testtool.Find(t, "NVCC", "nvcc"), testtool.Find(t, "NVLINK", "nvlink")
+	cc := testtool.Find(t, "CC", "gcc")
+	sysroot := "--sysroot=" + testtool.Find(t, "SYSROOT", "/opt/rules_gpu/sysroot")
+	dir := writeSources(t)
+	ctx := context.Background()
+	sm90, err := chip.Parse("sm_90")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cubins, objects []string
+	ids := map[string]bool{}
+	for _, name := range []string{"twice.cu", "use_twice.cu", "helpers.cu", "main.cu"} {
+		src := filepath.Join(dir, name)
+		cubin := strings.TrimSuffix(src, ".cu") + ".sm_90.cubin"
+		job := compile.Job{Target: "//t:k", Src: src, Out: cubin, Format: compile.FormatBin, Chip: sm90, Toolkit: chip.Toolkit{Major: 12, Minor: 4},
+			Codegen: compile.Codegen{O: 2}, CUDA: compile.CUDAOptions{Compiler: compile.CompilerNVCC, RDC: true}}
+		if err := tools.Compile(ctx, job); err != nil {
+			t.Fatal(err)
+		}
+		cubins = append(cubins, cubin)
+		obj := strings.TrimSuffix(src, ".cu") + ".o"
+		if err := CUDA(ctx, tools, CUDAJob{Target: "//t:k", Src: src, Out: obj, RDC: true, O: 2, Compiler: compile.CompilerNVCC, Chip: sm90,
+			HostCompiler: tools.Clang, HostOptions: []string{sysroot}}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ModuleIDs(obj)
+		if err != nil || len(got) != 1 || ids[got[0]] {
+			t.Errorf("%s: module ids %q (%v), want one of its own", name, got, err)
+		} else {
+			ids[got[0]] = true
+		}
+		f, err := elf.Open(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sec := range []string{".nv_fatbin", "__nv_relfatbin"} {
+			if f.Section(sec) != nil {
+				t.Errorf("%s: the host object carries device code of its own (%s)", name, sec)
+			}
+		}
+		f.Close()
+		objects = append(objects, obj)
+	}
+	linked := filepath.Join(dir, "k.sm_90.cubin")
+	if err := tools.DeviceLink(ctx, compile.Job{Target: "//t:k", Chip: sm90, Out: linked}, cubins); err != nil {
+		t.Fatal(err)
+	}
+	a, err := artifact.Open(linked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernels, err := a.Kernels()
+	slices.Sort(kernels)
+	if err != nil || !slices.Equal(kernels, []string{"_Z2kaPf", "_Z2kbPf"}) {
+		t.Errorf("the linked cubin's kernels: %q (%v)", kernels, err)
+	}
+	var registeredNames []string
+	for _, obj := range objects {
+		registeredNames = append(registeredNames, registered(t, obj)...)
+	}
+	slices.Sort(registeredNames)
+	if !slices.Equal(registeredNames, kernels) {
+		t.Errorf("the host objects register %q, the linked cubin has %q", registeredNames, kernels)
+	}
+	img, err := artifact.ReadImage(linked, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fb, err := artifact.Link([]fatbin.Entry{img}, artifact.LinkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stub bytes.Buffer
+	if err := Register(&stub, "//t:k", fb, objects); err != nil {
+		t.Fatal(err)
+	}
+	stubC, stubO := filepath.Join(dir, "register.c"), filepath.Join(dir, "register.o")
+	if err := os.WriteFile(stubC, stub.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(cc, "-fPIC", "-Wall", "-Werror", "-c", "-o", stubO, stubC).CombinedOutput(); err != nil {
+		t.Fatalf("compiling the registration: %v\n%s", err, out)
+	}
+	prog := cudaProgram(t, dir, append(objects, stubO)...)
+	if out, err := exec.Command(prog).CombinedOutput(); err != nil || string(out) != "5 9 13 17\n" && string(out) != "no GPU\n" {
+		t.Errorf("the program: %v\n%s", err, out)
+	} else {
+		t.Logf("the program: %s", out)
 	}
 }

@@ -34,7 +34,7 @@ func Register(w io.Writer, label string, fatbinData []byte, objects []string) er
 		}
 		for _, id := range got {
 			if prev, ok := owner[id]; ok {
-				return fmt.Errorf("%s and %s have the same module id %s: clang derives it from the source's path, so they are objects of the same source; register each source's object once", prev, obj, id)
+				return fmt.Errorf("%s and %s have the same module id %s: clang and nvcc derive it from the source's path, so they are objects of the same source; register each source's object once", prev, obj, id)
 			}
 			owner[id] = obj
 			ids = append(ids, id)

@@ -51,8 +51,8 @@ type CUDA struct {
 	Libdevice string
 	// CUDAPath is the toolkit root for clang's --cuda-path; "" when none was found.
 	CUDAPath string
-	// NVCC is the toolkit's nvcc, beside its ptxas; "" when it has none.
-	NVCC string
+	// NVCC and NVLink are the toolkit's nvcc and nvlink, beside its ptxas; "" when it has none.
+	NVCC, NVLink string
 	// Tried are the directories looked in for ptxas, in order; Env is $CUDA_PATH.
 	Tried []string
 	Env   string
@@ -93,6 +93,9 @@ func (m Machine) FindCUDA(ptxas string) CUDA {
 	}
 	if p := filepath.Join(filepath.Dir(c.Ptxas), "nvcc"); isExecutable(p) {
 		c.NVCC = p
+	}
+	if p := filepath.Join(filepath.Dir(c.Ptxas), "nvlink"); isExecutable(p) {
+		c.NVLink = p
 	}
 	root := filepath.Dir(filepath.Dir(c.Ptxas))
 	for _, p := range []string{filepath.Join(root, "nvvm", "libdevice", "libdevice.10.bc"),

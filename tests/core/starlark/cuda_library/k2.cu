@@ -1,0 +1,1 @@
+// CUDA C++ for the analysis tests; never compiled (analysis only).
