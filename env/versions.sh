@@ -8,8 +8,10 @@
 #   make runs tests/bench/cuda's Makefile (the nvcc side of tests/bench/cuda.sh).
 #   llvm-21-tools has FileCheck-21, which tools/internal/filecheck's corpus test compares with.
 #   buildbox has buildbox-casd and buildbox-run-hosttools: the remote execution server of tests/remote.sh.
+#   libomp-21-dev is LLVM's OpenMP runtime (omp.h in clang 21's resource directory, libomp.so.5): the
+#   OpenMP of host code compiled by clang (-fopenmp; clang's code calls libomp, not GCC's libgomp).
 RULES_GPU_APT_PACKAGES="bazel-bootstrap libblake3-0 golang-go git ca-certificates python3 \
-nvidia-cuda-toolkit mlir-21-tools llvm-21 clang-21 bazel-stardoc bazel-rules-shell make llvm-21-tools buildbox"
+nvidia-cuda-toolkit mlir-21-tools llvm-21 clang-21 bazel-stardoc bazel-rules-shell make llvm-21-tools buildbox libomp-21-dev"
 
 # Bazel rules from the Go module proxy (they are Go modules too).
 RULES_GO_VERSION=v0.62.0
@@ -20,4 +22,6 @@ GAZELLE_VERSION=v0.47.0
 # glibc >= 2.36 and GLIBCXX >= 3.4.30 (the H200's Ubuntu 24.04 has 2.39 and 3.4.33), whatever sid's
 # own glibc is. The toolkit's CUDA headers are linked into it.
 RULES_GPU_SYSROOT_SUITE=bookworm
-RULES_GPU_SYSROOT_PACKAGES="libc6 libc6-dev linux-libc-dev libgcc-s1 libgcc-12-dev libstdc++6 libstdc++-12-dev"
+# libomp5-14 is Debian 12's LLVM OpenMP runtime (libomp.so.5): the one programs built here link
+# (env/offline/bazelrc's LLVM_OPENMP), as sid's needs a newer glibc than the sysroot's.
+RULES_GPU_SYSROOT_PACKAGES="libc6 libc6-dev linux-libc-dev libgcc-s1 libgcc-12-dev libstdc++6 libstdc++-12-dev libomp5-14"

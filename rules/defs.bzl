@@ -39,6 +39,7 @@ load("//rules/private/rules:gpu_embed.bzl", _gpu_cc_library = "gpu_cc_library", 
 load("//rules/private/rules:gpu_module.bzl", _gpu_module = "gpu_module")
 load("//rules/private/rules:gpu_program.bzl", _gpu_binary = "gpu_binary", _gpu_test = "gpu_test")
 load("//rules/private/rules:gpu_test.bzl", _gpu_cc_test = "gpu_cc_test")
+load("//rules/private/rules:openmp.bzl", _openmp_runtime = "openmp_runtime")
 
 gpu_module = _gpu_module
 cuda_library = _cuda_library
@@ -46,6 +47,7 @@ cuda_binary = _cuda_binary
 cuda_test = _cuda_test
 cuda_runtime = _cuda_runtime
 cuda_toolkit_library = _cuda_toolkit_library
+openmp_runtime = _openmp_runtime
 gpu_cc_test = _gpu_cc_test
 gpu_binary = _gpu_binary
 gpu_test = _gpu_test

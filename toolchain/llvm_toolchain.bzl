@@ -26,6 +26,7 @@ def _llvm_toolchain_impl(ctx):
         resource_dir = resource_dir,
         resource_files = depset(resource_files),
         missing = ctx.attr.missing,
+        openmp = ctx.file.openmp,
         root = ctx.attr.root,
     )
     return [platform_common.ToolchainInfo(llvm = llvm), llvm]
@@ -45,6 +46,7 @@ llvm_toolchain = rule(
         "missing": attr.string(doc = "Why no LLVM is available; rules that need one fail with this text."),
         "mlir_opt": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "mlir-opt (MLIR sources)"),
         "mlir_translate": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "mlir-translate (MLIR sources)"),
+        "openmp": attr.label(allow_single_file = True, doc = "LLVM's OpenMP runtime, `libomp.so.5`: what host code compiled by clang with `-fopenmp` links (its `omp.h` is in clang's resource directory)."),
         "opt": attr.label(allow_single_file = True, cfg = "exec", executable = True, doc = "opt"),
         "root": attr.string(doc = "Where LLVM was found on the machine that builds, for messages."),
         "version": attr.string(doc = "LLVM's major version (from `llc --version`)."),

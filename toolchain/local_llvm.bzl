@@ -55,6 +55,15 @@ def _local_llvm_toolchain_impl(rctx):
                 rctx.symlink(res + "/include", "clang_resource/include")
                 attrs["clang_resource"] = "clang_resource/include/__clang_cuda_runtime_wrapper.h"
                 attrs["clang_headers"] = glob_attr(["clang_resource/include/**"])
+
+            # LLVM's OpenMP runtime for the programs built here: $LLVM_OPENMP (one built for the
+            # C library the C++ toolchain targets, such as its sysroot's), or LLVM's own beside its
+            # libraries (Debian's libomp-N-dev). A program that links it needs libomp.so.5 and
+            # finds this copy in its runfiles.
+            libomp = rctx.path(rctx.os.environ.get("LLVM_OPENMP", "") or found.rpartition("/")[0] + "/lib/libomp.so.5")
+            if libomp.exists:
+                rctx.symlink(libomp.realpath, "lib/libomp.so.5")
+                attrs["openmp"] = "lib/libomp.so.5"
     else:
         attrs["missing"] = "no LLVM with MLIR found (looked for llc and mlir-opt in %s); install LLVM/MLIR 21 or set LLVM_PATH" % ", ".join(tried)
     write_toolchain_repo(
@@ -72,10 +81,13 @@ local_llvm_toolchain = repository_rule(
     doc = """Finds LLVM with MLIR on the machine that builds and exposes it as an `llvm_toolchain`.
 
 Looks in `path`, then `$LLVM_PATH`, the newest `/usr/lib/llvm-N` (Debian, Ubuntu), `/usr/local/bin`
-and `/usr/bin`, for a directory holding both `llc` and `mlir-opt`.""",
+and `/usr/bin`, for a directory holding both `llc` and `mlir-opt`. The OpenMP runtime that host code
+compiled with `-fopenmp` links (`@rules_gpu//cuda:openmp`) is `$LLVM_OPENMP`, or LLVM's own
+`lib/libomp.so.5`: name one built for the C library your C++ toolchain targets when that is older
+than the build machine's (a sysroot's).""",
     attrs = {
         "path": attr.string(doc = "LLVM's root directory (the one holding `bin/llc`)."),
     },
-    environ = ["LLVM_PATH"],
+    environ = ["LLVM_PATH", "LLVM_OPENMP"],
     local = True,
 )

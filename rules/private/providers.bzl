@@ -59,6 +59,14 @@ rule needs nothing) are unaffected.""",
     },
 )
 
+OpenMPInfo = provider(
+    doc = "The OpenMP runtime of host code compiled with `-fopenmp` (`@rules_gpu//cuda:openmp`), or why there is none.",
+    fields = {
+        "cc_info": "CcInfo or None: the runtime to link.",
+        "missing": "str: why there is no runtime; empty when there is one.",
+    },
+)
+
 LlvmToolchainInfo = provider(
     doc = """LLVM with MLIR and clang, as the LLVM toolchain (`@rules_gpu//toolchain:llvm_toolchain_type`) provides it.
 
@@ -66,6 +74,7 @@ Needed by every source that is not PTX already: MLIR (`mlir_opt`, `mlir_translat
 (`clang`) and LLVM IR (`llvm_link`, `opt`, `llc`).""",
     fields = {
         "missing": "str: why there is no LLVM; empty when there is one.",
+        "openmp": "File or None: LLVM's OpenMP runtime (`libomp.so.5`), which host code compiled by clang with `-fopenmp` calls (`@rules_gpu//cuda:openmp`).",
         "resource_dir": "str: clang's resource directory (its own headers) as an execution-root path, for `-resource-dir`; empty: clang finds its own.",
         "resource_files": "depset of File: the headers of `resource_dir`, inputs of CUDA C++ compiles.",
         "root": "str: the directory the tools came from, for messages.",

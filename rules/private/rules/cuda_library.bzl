@@ -7,8 +7,10 @@ load("@rules_cc//cc/common:cc_info.bzl", "CcInfo")
 load("//rules/private:cc.bzl", "CUDA_ATTRS", "cc_features", "cuda_compilation")
 load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM_TOOLCHAIN", "gpu_context")
 load("//rules/private:kinds_table.bzl", "EXTENSIONS", "kind_of")
+load("//rules/private:labels.bzl", "display_label")
 load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_runs_on", "lowest_chip", "module_settings")
 load("//rules/private:plan.bzl", "plan_module", "source_stem")
+load("//rules/private:providers.bzl", "OpenMPInfo")
 load("//rules/private/actions:host.bzl", "emit_host_compile", "emit_register")
 
 # The options of a C++ toolchain that choose the C library and the target: a host compile by clang
@@ -35,6 +37,27 @@ def _toolchain_flags(ctx, cc_toolchain, features):
         elif flag in _TOOLCHAIN_FLAGS_SPLIT and i + 1 < len(line):
             flags += [flag, line[i + 1]]
     return flags
+
+def _openmp(ctx, nvcc):
+    """The OpenMP runtime's linking context when the host compile has -fopenmp, else None.
+
+    clang's option, in `host_copts`; with nvcc, its host compiler's, in `host_copts` or as nvcc's
+    `-Xcompiler -fopenmp` in `copts`.
+    """
+    wants = [o for o in ctx.attr.host_copts if o.startswith("-fopenmp")]
+    if nvcc:
+        copts = ctx.attr.copts
+        for i, o in enumerate(copts):
+            if o in ["-Xcompiler", "--compiler-options"] and i + 1 < len(copts) and "-fopenmp" in copts[i + 1].split(","):
+                wants.append(copts[i + 1])
+            elif "=" in o and o.partition("=")[0] in ["-Xcompiler", "--compiler-options"] and "-fopenmp" in o.partition("=")[2].split(","):
+                wants.append(o)
+    if not wants:
+        return None
+    info = ctx.attr._openmp[OpenMPInfo]
+    if info.missing:
+        fail("%s: %s asks for OpenMP: %s" % (display_label(ctx.label), wants[0], info.missing))
+    return info.cc_info.linking_context
 
 def _cuda_library_impl(ctx):
     gctx = gpu_context(ctx)
@@ -143,7 +166,7 @@ def _cuda_library_impl(ctx):
         feature_configuration = features,
         cc_toolchain = cc_toolchain,
         compilation_outputs = outputs,
-        linking_contexts = [d.linking_context for d in deps] + [ctx.attr._cudart[CcInfo].linking_context],
+        linking_contexts = [d.linking_context for d in deps] + [ctx.attr._cudart[CcInfo].linking_context] + [c for c in [_openmp(ctx, nvcc)] if c],
         user_link_flags = ctx.attr.linkopts,
         # With rdc, the one fatbin's registration ends when every source's host object has
         # registered: a source that nothing references (device functions only) must still be
@@ -174,7 +197,7 @@ CUDA_LIBRARY_ATTRS = dict(CUDA_ATTRS, **dict(MODULE_ATTRS, **{
         doc = """What the host code carries, as `gpu_module`'s formats: `fatbin` (each chip's cubin and PTX for
 the lowest chip, or for the chips `ptx` names), `bin` (only the cubins: no JIT on other GPUs) or `jit` (only PTX for the lowest chip).""",
     ),
-    "host_copts": attr.string_list(doc = "Options of the host compile of the sources, e.g. `[\"-Wall\"]`: clang's, or with `compiler = \"nvcc\"` its host compiler's (each passed with `-Xcompiler`)."),
+    "host_copts": attr.string_list(doc = "Options of the host compile of the sources, e.g. `[\"-Wall\"]`: clang's, or with `compiler = \"nvcc\"` its host compiler's (each passed with `-Xcompiler`). With `-fopenmp` (or nvcc's `-Xcompiler -fopenmp` in `copts`), the library links LLVM's OpenMP runtime (`@rules_gpu//cuda:openmp`)."),
     "linkopts": attr.string_list(doc = "Options for linking programs that depend on this library, as `cc_library`'s `linkopts`."),
     "srcs": attr.label_list(
         allow_files = EXTENSIONS["cuda"] + EXTENSIONS["llvm"],
@@ -183,6 +206,7 @@ the lowest chip, or for the chips `ptx` names), `bin` (only the cubins: no JIT o
     ),
     "_cc_toolchain": attr.label(default = Label("@rules_cc//cc:current_cc_toolchain")),
     "_cudart": attr.label(default = Label("//cuda:runtime"), providers = [CcInfo]),
+    "_openmp": attr.label(default = Label("//cuda:openmp_or_none"), providers = [OpenMPInfo]),
 }))
 
 cuda_library = rule(

@@ -38,12 +38,17 @@ def _runner_abi_test_impl(ctx):
     if have:
         args.add_joined("--runners-have", have, join_with = ",")
     args.add("--stamp", report)
+
+    # The shared libraries in the program's runfiles (a cc_import's, LLVM's OpenMP runtime) travel
+    # with it: what it needs of them is there, and what they need is checked as its own.
+    shipped = [f for f in ctx.attr.program[DefaultInfo].default_runfiles.files.to_list() if ".so" in f.basename and f != program]
+    args.add_all(shipped, before_each = "--shipped")
     args.add(program)
     run_builder(
         gctx,
         "abi",
         args,
-        inputs = [program],
+        inputs = [program] + shipped,
         outputs = [report],
         mnemonic = "GpuRunnerAbi",
         progress_message = "Checking that %s starts on the runners (%s)" % (program.short_path, ", ".join(have) or "no versions declared"),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
@@ -11,11 +12,13 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/symvers"
 )
 
-const abiUsage = `usage: gpubuild abi [--runners-have GLIBC_2.39,GLIBCXX_3.4.33[,libcublas.so.13...]] [--stamp FILE] PROGRAM
+const abiUsage = `usage: gpubuild abi [--runners-have GLIBC_2.39,GLIBCXX_3.4.33[,libcublas.so.13...]] [--shipped LIB]... [--stamp FILE] PROGRAM
   Prints the newest version of each system library family (GLIBC, GLIBCXX, ...) that PROGRAM needs,
   and the shared libraries it needs; with --runners-have, fails when it needs a newer version than
   the machines that run it have, or a shared library beyond the C and C++ runtime and the driver's
-  libcuda.so.1 that the list does not name.`
+  libcuda.so.1 that the list does not name. A shared library given with --shipped travels with the
+  program (in its runfiles, found through its RPATH): the program may need it, and what it needs
+  itself is checked as the program's own.`
 
 // runABI says which glibc and libstdc++ versions a program needs, and whether its runners have them.
 func runABI(_ context.Context, env cmdline.Env, args []string) error {
@@ -24,6 +27,8 @@ func runABI(_ context.Context, env cmdline.Env, args []string) error {
 	o.Register(c, "")
 	have := c.String("runners-have", "", "what the runners have, comma-separated (`LIST`): the newest version of each family, e.g. GLIBC_2.39,GLIBCXX_3.4.33, and the shared libraries beyond the C and C++ runtime and the driver, e.g. libcublas.so.13")
 	stamp := c.String("stamp", "", "write the report to this `FILE`, not to standard output, when the check passes (a Bazel output)")
+	var shipped cmdline.MultiFlag
+	c.Var(&shipped, "shipped", "a shared library (`LIB`) that travels with the program, in its runfiles (repeatable)")
 	files, err := c.ParseArgs(args, nil)
 	if err != nil {
 		return err
@@ -57,11 +62,37 @@ func runABI(_ context.Context, env cmdline.Env, args []string) error {
 	if err != nil {
 		return o.Errorf("%w", err)
 	}
+	var ships []string
+	for _, lib := range shipped {
+		name, err := symvers.Soname(lib)
+		if err != nil {
+			return o.Errorf("--shipped: %w", err)
+		}
+		own, err := symvers.Read(lib)
+		if err != nil {
+			return o.Errorf("--shipped: %w", err)
+		}
+		needs = symvers.Merge(needs, own, name)
+		more, err := symvers.Libraries(lib)
+		if err != nil {
+			return o.Errorf("--shipped: %w", err)
+		}
+		ships = append(ships, name)
+		for _, m := range more {
+			if !slices.Contains(libs, m) {
+				libs = append(libs, m)
+			}
+		}
+	}
+	libs = slices.DeleteFunc(libs, func(l string) bool { return slices.Contains(ships, l) })
 	var report strings.Builder
 	for _, n := range needs {
 		fmt.Fprintf(&report, "%s needs %s (%s)\n", files[0], n.Version, n.Library)
 	}
 	fmt.Fprintf(&report, "%s needs the shared libraries %s\n", files[0], strings.Join(libs, ", "))
+	if len(ships) > 0 {
+		fmt.Fprintf(&report, "%s ships %s (in its runfiles)\n", files[0], strings.Join(ships, ", "))
+	}
 	if *stamp == "" {
 		io.WriteString(env.Stdout, report.String())
 	}

@@ -968,6 +968,9 @@ func (t Tools) ExplainMissingHeader(err error) error {
 	case t.Missing == nil && !kinds.IsHeader(header):
 		// A source that another includes (a .cu): hdrs takes headers only.
 		fix = "list it in textual_hdrs (a file that is included, not compiled on its own), or add the target that provides it to deps; its directory goes in includes when the #include does not name it from the repository root"
+	case header == "omp.h":
+		// OpenMP's header, in clang's resource directory when LLVM's OpenMP runtime is installed.
+		fix = "it is OpenMP's: add -fopenmp to host_copts (with compiler nvcc, -Xcompiler -fopenmp to copts), and use an LLVM toolchain with its OpenMP runtime (Debian's and Ubuntu's libomp-N-dev put omp.h in clang's resource directory; docs/cuda.md, OpenMP host code)"
 	case t.Missing == nil && include[0] == '<':
 		// A system library's header (omp.h) or one of the repository's, named as a system header.
 		fix = "add the target that provides it to deps (a cc_library with it in hdrs, its directory in includes); a system library's header needs its directory in copts (-isystem DIR) and the library in linkopts"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -435,5 +436,18 @@ func TestModulePatternCheckedFirst(t *testing.T) {
 	err := Tools{}.Compile(context.Background(), Job{Target: "//t:k", Src: src, Out: src + ".ll", Format: FormatLLVM, MLIR: MLIROptions{Module: `kernels\d`}})
 	if err == nil || !strings.Contains(err.Error(), `--module "kernels\\d"`) || strings.Contains(err.Error(), "mlir-opt") {
 		t.Fatalf("error %v, want the pattern refused before mlir-opt is looked for", err)
+	}
+}
+
+// An #include <omp.h> that the compile cannot find names OpenMP's fix, not a deps.
+func TestExplainMissingOpenMP(t *testing.T) {
+	dir := t.TempDir()
+	src := testtool.WriteFile(t, dir, "omp_user.cu", "#include <cstdio>\n#include <omp.h>\n")
+	err := Tools{}.ExplainMissingHeader(&Error{Target: "//t:k", Src: src, Chip: "the host", Err: errors.New("clang exited with status 1"),
+		Stderr: src + ":2:10: fatal error: 'omp.h' file not found"})
+	for _, want := range []string{"omp_user.cu:2: #include <omp.h>: no such header", "it is OpenMP's: add -fopenmp to host_copts", "libomp-N-dev"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not contain %q:\n%v", want, err)
+		}
 	}
 }

@@ -10,6 +10,7 @@ package symvers
 import (
 	"debug/elf"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -101,6 +102,46 @@ func Read(path string) ([]Need, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version.Family < out[j].Version.Family })
 	return out, nil
+}
+
+// Merge returns the newest need of each family of a and b, sorted by family: what a program (a) and a
+// shared library that travels with it (b) need together. A need of b's that is the newer names via
+// as its library's user ("libc.so.6 for libomp.so.5").
+func Merge(a, b []Need, via string) []Need {
+	newest := map[string]Need{}
+	for _, n := range a {
+		newest[n.Version.Family] = n
+	}
+	for _, n := range b {
+		if m, ok := newest[n.Version.Family]; !ok || m.Version.Less(n.Version) {
+			n.Library = fmt.Sprintf("%s for %s", n.Library, via)
+			newest[n.Version.Family] = n
+		}
+	}
+	out := make([]Need, 0, len(newest))
+	for _, n := range newest {
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version.Family < out[j].Version.Family })
+	return out
+}
+
+// Soname is the name a program that needs the shared library at path records (its DT_SONAME), or
+// the file's own name when it has none.
+func Soname(path string) (string, error) {
+	f, err := elf.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	names, err := f.DynString(elf.DT_SONAME)
+	if err != nil {
+		return "", fmt.Errorf("%s: reading its soname: %w", path, err)
+	}
+	if len(names) > 0 {
+		return names[0], nil
+	}
+	return filepath.Base(path), nil
 }
 
 // Check returns one line per need that is newer than the runners' version of its family, naming the

@@ -128,3 +128,57 @@ func TestCheckLibraries(t *testing.T) {
 		t.Error("IsLibrary(GLIBC_2.39) = true")
 	}
 }
+
+// Merge keeps the newest need of each family, naming the shipped library a newer one comes from.
+func TestMerge(t *testing.T) {
+	prog := []Need{
+		{Library: "libc.so.6", Version: Version{"GLIBC", []int{2, 34}}, Symbols: []string{"a"}},
+		{Library: "libstdc++.so.6", Version: Version{"GLIBCXX", []int{3, 4, 30}}, Symbols: []string{"b"}},
+	}
+	lib := []Need{
+		{Library: "libc.so.6", Version: Version{"GLIBC", []int{2, 38}}, Symbols: []string{"__isoc23_strtol"}},
+		{Library: "libstdc++.so.6", Version: Version{"GLIBCXX", []int{3, 4, 9}}, Symbols: []string{"c"}},
+		{Library: "libgcc_s.so.1", Version: Version{"GCC", []int{3, 0}}, Symbols: []string{"d"}},
+	}
+	got := Merge(prog, lib, "libomp.so.5")
+	var lines []string
+	for _, n := range got {
+		lines = append(lines, n.Version.String()+" "+n.Library)
+	}
+	want := []string{"GCC_3.0 libgcc_s.so.1 for libomp.so.5", "GLIBC_2.38 libc.so.6 for libomp.so.5", "GLIBCXX_3.4.30 libstdc++.so.6"}
+	if !slices.Equal(lines, want) {
+		t.Errorf("Merge = %q, want %q", lines, want)
+	}
+	if p := Check(got, []Version{{"GLIBC", []int{2, 36}}}); len(p) != 1 || !strings.Contains(p[0], "needs GLIBC_2.38 (libc.so.6 for libomp.so.5: __isoc23_strtol)") {
+		t.Errorf("Check of the merged needs against GLIBC_2.36 = %q", p)
+	}
+}
+
+// Soname reads a shared library's DT_SONAME, and falls back to the file's name.
+func TestSoname(t *testing.T) {
+	cc := testtool.Find(t, "CC", "cc")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "l.c")
+	if err := os.WriteFile(src, []byte("int f(void) { return 1; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ flags, file, want string }{
+		{"-Wl,-soname,libl.so.7", "libl.so.7.1", "libl.so.7"},
+		{"", "libm2.so", "libm2.so"},
+	} {
+		out := filepath.Join(dir, tc.file)
+		args := []string{"-shared", "-fPIC", "-o", out, src}
+		if tc.flags != "" {
+			args = append(args, tc.flags)
+		}
+		if b, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", cc, err, b)
+		}
+		if got, err := Soname(out); err != nil || got != tc.want {
+			t.Errorf("Soname(%s) = %q (%v), want %q", tc.file, got, err, tc.want)
+		}
+	}
+	if _, err := Soname(src); err == nil {
+		t.Error("Soname of a C source succeeded")
+	}
+}
