@@ -10,10 +10,10 @@ import (
 
 const migrateUsage = `usage: gpubuild migrate [--dry-run] [DIR]
   Rewrite the repository DIR from rules_cuda to rules_gpu: the rules_cuda targets of its BUILD files
-  (cuda_library, cuda_objects, cuda_test, cuda_binary) and --@rules_cuda//cuda:archs in its .bazelrc.
+  (cuda_library, cuda_objects, cuda_test, cuda_binary), the flags of its .bazelrc and MODULE.bazel
+  (rules_gpu's bazel_dep and toolchains added; rules_cuda's removed once nothing uses it).
   What cannot be translated is listed, FILE:LINE, with what to do, and left as it is; the rest is
-  written (exit status 1 when anything is listed). MODULE.bazel is not rewritten: replace its
-  bazel_dep of rules_cuda by hand, as the list says.
+  written (exit status 1 when anything is listed).
   DIR is the repository's root; default: $BUILD_WORKSPACE_DIRECTORY (set by bazel run), else the
   repository around the current directory.`
 

@@ -59,20 +59,27 @@
 // a concatenation; srcs = glob of *.cu patterns is kept, and the values of other attributes are
 // copied as they are written), a header-only cuda_library (a cc_library in rules_gpu), a rules_cuda
 // call inside an expression; other rules_cuda flags of .bazelrc and archs that do not parse; loads
-// of rules_cuda in WORKSPACE and .bzl files (macros); MODULE.bazel's bazel_dep(name =
-// "rules_cuda"), use_extension of rules_cuda and overrides of it, which MODULE.bazel keeps until the
-// user replaces them (each item says with what). Translated targets are written even when others
-// are not.
+// of rules_cuda in WORKSPACE and .bzl files (macros). Translated targets are written even when
+// others are not.
+//
+// MODULE.bazel gets bazel_dep(name = "rules_gpu") (version.Version), after its last bazel_dep, and
+// rules_gpu's CUDA and LLVM toolchains found on the machine (cuda.local(), llvm.local(), their
+// use_repo and register_toolchains) at its end, unless it has that bazel_dep already. When no BUILD,
+// .bzl or WORKSPACE file and no .bazelrc line refers to rules_cuda once migrated, rules_cuda's
+// bazel_dep, its overrides, its extension's proxy with the proxy's tags and use_repo, and the
+// register_toolchains of that extension's repositories are removed; while something still does,
+// each is listed as kept, and migrating again once the rest is translated removes them.
 //
 // Migrating its own output again changes nothing and notes nothing: it holds no rules_cuda target
-// that translates and no rules_cuda flag that does. Only what was left to the user is listed again
-// (MODULE.bazel's bazel_dep of rules_cuda, and what did not translate).
+// that translates and no rules_cuda flag that does. Only what did not translate is listed again.
 package migrate
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -201,6 +208,20 @@ func Migrate(root string, opts Options) (*Result, error) {
 		res.Notes = append(res.Notes, n)
 	}
 
+	used, err := stillUsesRulesCuda(repo, changes)
+	if err != nil {
+		return nil, err
+	}
+	mod, notes, untranslated, err := migrateModule(repo, used)
+	if err != nil {
+		return nil, err
+	}
+	if mod != nil {
+		changes = append(changes, *mod)
+	}
+	res.Notes = append(res.Notes, notes...)
+	res.Untranslated = append(res.Untranslated, untranslated...)
+
 	slices.SortFunc(changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	res.Changes = changes
 	sortItems(res.Notes)
@@ -219,6 +240,35 @@ func Migrate(root string, opts Options) (*Result, error) {
 		res.Written = append(res.Written, c.Path)
 	}
 	return res, nil
+}
+
+// stillUsesRulesCuda says whether a file of the repository refers to rules_cuda once changes are
+// made: a BUILD, .bzl or WORKSPACE file or the root .bazelrc, as changed or as it is.
+func stillUsesRulesCuda(r *repository, changes []Change) (bool, error) {
+	changed := map[string][]byte{}
+	for _, c := range changes {
+		changed[c.Path] = c.New
+	}
+	files := []string{".bazelrc"}
+	for _, rel := range r.builds {
+		files = append(files, rel)
+	}
+	files = append(append(files, r.bzls...), r.workspaces...)
+	for _, rel := range files {
+		data, ok := changed[rel]
+		if !ok {
+			var err error
+			if data, err = os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel))); errors.Is(err, fs.ErrNotExist) {
+				continue
+			} else if err != nil {
+				return false, err
+			}
+		}
+		if usesRulesCuda.Match(data) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // sortItems sorts items by file, then line; items of one line keep their order.
