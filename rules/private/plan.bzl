@@ -59,7 +59,38 @@ def _lowered_to_ptx(format, opts):
     """
     return format != "offload" and not opts.fast_math and not opts.ftz
 
-def plan_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = "lz4", rdc = False, program = False, fatbin = False):
+def plan_relocatable(gctx, *, name, srcs, chips, opts):
+    """Declares the per-(source, chip) compiles of relocatable device code, and no device link.
+
+    Each CUDA C++ source is compiled for each chip by its own action: to LLVM bitcode by clang
+    (`-fgpu-rdc`), to a relocatable cubin with nvcc (`nvcc -rdc=true`, `ptxas -c`). An LLVM IR
+    source is device code as it is (clang only: the kinds table refuses it with nvcc).
+
+    Args:
+      gctx: the gpu_context.
+      name: the prefix of the output files (the target's name): NAME_rdc/STEM.CHIP.EXT.
+      srcs: the source Files.
+      chips: the chips to compile for.
+      opts: the compile options (emit_compile's `opts`).
+
+    Returns:
+      A dict chip -> list of File, in `srcs`' order.
+    """
+    fmt = "bin" if opts.compiler == "nvcc" else "offload"
+    by_chip = {}
+    for chip in chips:
+        by_chip[chip] = []
+    for s in srcs:
+        for chip in chips:
+            if kind_of(s) != "cuda":
+                by_chip[chip].append(s)
+                continue
+            out = _declare(gctx, name, False, chip = chip, format = fmt, what = s)
+            emit_compile(gctx, srcs = [s], chip = chip, format = fmt, out = out, opts = opts, rdc = True)
+            by_chip[chip].append(out)
+    return by_chip
+
+def plan_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = "lz4", rdc = False, rdc_deps = {}, program = False, fatbin = False):
     """Declares the actions that build one module (or every module of a program) for `chips`.
 
     One source is one module. Several sources are one module only as relocatable device code
@@ -92,6 +123,9 @@ def plan_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
       ptx_chips: the chips whose PTX a fatbin or jit carries (module_settings' `ptx`).
       compress: the fatbin's PTX compression.
       rdc: link several sources into one module (see above).
+      rdc_deps: with `rdc`, dict chip -> list of File: relocatable device code compiled elsewhere
+        (`cuda_objects`), linked into each chip's module with the sources'; a key for every chip
+        the module compiles.
       program: plan every module of an MLIR program (see above).
       fatbin: link a fatbin whatever the format (the one that host code carries: a `bin` module's
         cubins, a `jit` module's PTX); a program always has one.
@@ -118,25 +152,14 @@ def plan_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
         # kinds table refuses the formats that need the linked module's PTX).
         if "nvlink" not in gctx.cuda.tools:
             fail("%s: rdc with compiler = \"nvcc\" links each chip's relocatable cubins with nvlink, and the CUDA toolkit has none; use a toolkit with nvlink (NVIDIA's cuda_nvcc archive has it), or compiler = \"clang\"" % gctx.label)
+        cubins = plan_relocatable(gctx, name = name, srcs = srcs, chips = chips, opts = opts)
         for chip in chips:
-            cubins = []
-            for s in srcs:
-                cubin = _declare(gctx, name, program, chip = chip, format = "bin", what = s)
-                emit_compile(gctx, srcs = [s], chip = chip, format = "bin", out = cubin, opts = opts, rdc = True)
-                cubins.append(cubin)
             linked_by_chip[chip] = _declare(gctx, name, program, chip = chip, format = "bin")
-            emit_device_link(gctx, cubins = cubins, chip = chip, out = linked_by_chip[chip], srcs = srcs)
+            emit_device_link(gctx, cubins = cubins[chip] + rdc_deps.get(chip, []), chip = chip, out = linked_by_chip[chip], srcs = srcs)
     elif rdc:
+        by_chip = plan_relocatable(gctx, name = name, srcs = srcs, chips = all_chips, opts = opts)
         for chip in all_chips:
-            by_chip[chip] = []
-        for s in srcs:
-            for chip in all_chips:
-                if kind_of(s) == "cuda":
-                    bc = _declare(gctx, name, program, chip = chip, format = "offload", what = s)
-                    emit_compile(gctx, srcs = [s], chip = chip, format = "offload", out = bc, opts = opts, rdc = True)
-                    by_chip[chip].append(bc)
-                else:
-                    by_chip[chip].append(s)
+            by_chip[chip] = by_chip[chip] + rdc_deps.get(chip, [])
     elif lowered:
         lower = all_chips if format != "jit" else ptx_chips
         ptx_out = {chip: _declare(gctx, name, program, chip = chip, format = "isa") for chip in lower}

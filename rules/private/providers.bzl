@@ -59,6 +59,21 @@ rule needs nothing) are unaffected.""",
     },
 )
 
+CudaObjectsInfo = provider(
+    doc = """What a `cuda_objects` gives the target that depends on it, compiled both ways, as rules_cuda's
+`cuda_objects` does: a target with `rdc = True` links the relocatable device code into its own module
+and registers those host objects with its fatbin; one without links the plain host objects, each
+carrying its own fatbin. Each holds those of the `cuda_objects` deps too.""",
+    fields = {
+        "compiler": "str: the device compiler, `clang` or `nvcc`: relocatable code of the two does not link together.",
+        "label": "Label: the `cuda_objects` target, for messages.",
+        "objects": "depset of File: the plain host objects, each with its source's fatbin.",
+        "rdc_by_chip": "dict str -> depset of File: each chip's relocatable device code (clang: LLVM bitcode; nvcc: relocatable cubins), of every chip the objects were built for.",
+        "rdc_objects": "depset of File: the host objects compiled as relocatable device code, registered by the linking target's fatbin.",
+        "validation": "depset of File: the runs-on checks of the plain objects' fatbins.",
+    },
+)
+
 OpenMPInfo = provider(
     doc = "The OpenMP runtime of host code compiled with `-fopenmp` (`@rules_gpu//cuda:openmp`), or why there is none.",
     fields = {

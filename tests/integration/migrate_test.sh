@@ -19,10 +19,12 @@ scenario_migrate() {
   out=$("$g" migrate --dry-run "$ws" 2>&1); rc=$?
   after=$(cd "$ws" && find . -name 'bazel-*' -prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
   if [ $rc -ne 0 ] || [ "$before" != "$after" ]; then bad migrate/dry_run "exit status $rc, or files changed: $out"; else
-    expect migrate/dry_run "$out" '+load("@rules_gpu//rules:defs.bzl", "cuda_library", "gpu_cc_test")' "+build --@rules_gpu//gpu:chips=sm_80,sm_86" "dry run: 2 files would change, nothing written"
+    expect migrate/dry_run "$out" '+load("@rules_gpu//rules:defs.bzl", "cuda_library", "cuda_objects", "gpu_cc_test")' "+build --@rules_gpu//gpu:chips=sm_80,sm_86" "dry run: 2 files would change, nothing written"
   fi
   if ! out=$("$g" migrate "$ws" 2>&1); then bad migrate/run "exit status $?: $out"; else
-    expect migrate/run "$out" "wrote .bazelrc" "wrote kernels/BUILD.bazel" "cuda_objects became part of //kernels:poly" "cuda_test became cuda_library //kernels:saxpy_test_lib"
+    expect migrate/run "$out" "wrote .bazelrc" "wrote kernels/BUILD.bazel" "cuda_test became cuda_library //kernels:saxpy_test_lib"
+    expect migrate/objects "$(cat "$ws/kernels/BUILD.bazel")" 'load("@rules_gpu//rules:defs.bzl", "cuda_library", "cuda_objects", "gpu_cc_test")' 'cuda_objects(
+    name = "poly_eval",'
   fi
   out=$("$g" migrate "$ws" 2>&1)
   if [ $? -ne 0 ]; then bad migrate/again "exit status: $out"; else expect migrate/again "$out" "nothing to change"; fi

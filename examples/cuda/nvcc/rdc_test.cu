@@ -1,7 +1,8 @@
-// nvcc/rdc_test.cu: the poly library as nvcc builds relocatable device code (poly_nvcc: the same
-// sources as poly, rdc = True, compiler = "nvcc"): apply.cu's kernel calls coeffs.cu's __device__
-// function, which reads coeffs.cu's __device__ variable, the two linked for each chip by nvlink.
-// Checked against the CPU; exit status 0 only when every check agrees.
+// nvcc/rdc_test.cu: the poly library's relocatable device code, checked against the CPU: apply.cu's
+// kernel calls coeffs.cu's __device__ function, which reads coeffs.cu's __device__ variable. Built
+// against poly_nvcc (both sources in one library, nvcc, linked for each chip by nvlink) and, with
+// RDC_BUILD naming the build, against poly_split and poly_split_nvcc (coeffs.cu a cuda_objects that
+// the library of apply.cu device-links). Exit status 0 only when every check agrees.
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -9,6 +10,14 @@
 #include "examples/cuda/poly/poly.cuh"
 #include "examples/cuda/poly/poly.h"
 #include "kit/kit.h"
+
+#ifdef RDC_BUILD
+#define RDC_STR2(x) #x
+#define RDC_STR(x) RDC_STR2(x)
+#define HOW RDC_STR(RDC_BUILD)
+#else
+#define HOW "nvcc rdc, nvlink"
+#endif
 
 static int failures = 0;
 
@@ -47,7 +56,7 @@ int main() {
   if (ok(poly_set(c), "poly_set (cudaMemcpyToSymbol of coeffs.cu's __device__ variable)") &&
       ok(poly_run(y, x, n), "poly_run") &&
       ok(cudaMemcpy(hy.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy")) {
-    expect("poly_run: apply.cu calls coeffs.cu's poly_eval (nvcc rdc, nvlink)", hy, want);
+    expect("poly_run: apply.cu calls coeffs.cu's poly_eval (" HOW ")", hy, want);
   }
   // The kernel launched here, through its host stub in apply.cu's object.
   poly_apply<<<(n + 127) / 128, 128>>>(y, x, n);

@@ -9,8 +9,8 @@ load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM
 load("//rules/private:kinds_table.bzl", "EXTENSIONS", "kind_of")
 load("//rules/private:labels.bzl", "display_label")
 load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_runs_on", "lowest_chip", "module_settings")
-load("//rules/private:plan.bzl", "plan_module", "source_stem")
-load("//rules/private:providers.bzl", "OpenMPInfo")
+load("//rules/private:plan.bzl", "plan_module", "plan_relocatable", "source_stem")
+load("//rules/private:providers.bzl", "CudaObjectsInfo", "OpenMPInfo")
 load("//rules/private/actions:host.bzl", "emit_host_compile", "emit_register")
 
 # The options of a C++ toolchain that choose the C library and the target: a host compile by clang
@@ -59,12 +59,36 @@ def _openmp(ctx, nvcc):
         fail("%s: %s asks for OpenMP: %s" % (display_label(ctx.label), wants[0], info.missing))
     return info.cc_info.linking_context
 
-def _cuda_library_impl(ctx):
+def _objects_of_deps(ctx, label, rdc, compiler, chips):
+    """What the `cuda_objects` in deps give a target, as rdc says: (dict chip -> list of File, objects, validation).
+
+    With rdc, each chip's relocatable device code (checked here: the same compiler, every chip of
+    `chips`) and the host objects that ask to be registered with the target's fatbin; without, the
+    host objects that carry their own fatbins, and the runs-on checks of those.
+    """
+    infos = [d[CudaObjectsInfo] for d in ctx.attr.deps if CudaObjectsInfo in d]
+    if not rdc:
+        return {}, depset(transitive = [i.objects for i in infos]).to_list(), depset(transitive = [i.validation for i in infos]).to_list()
+    by_chip = {}
+    for info in infos:
+        dep = display_label(info.label)
+        if info.compiler != compiler:
+            fail("%s: links the relocatable device code of %s, compiled by %s, with its own, compiled by %s, and the two do not link together: set compiler = \"%s\" on %s, or \"%s\" on %s" % (label, dep, info.compiler, compiler, compiler, dep, info.compiler, label))
+        for chip in chips:
+            if chip not in info.rdc_by_chip:
+                fail("%s: links the device code of %s for %s, which %s is not built for (it has %s): add %s to its chips, or build both with --@rules_gpu//gpu:chips" % (label, dep, chip, dep, ", ".join(sorted(info.rdc_by_chip)), chip))
+            by_chip.setdefault(chip, []).append(info.rdc_by_chip[chip])
+    objects = depset(transitive = [i.rdc_objects for i in infos]).to_list()
+    return {c: depset(transitive = d).to_list() for c, d in by_chip.items()}, objects, []
+
+def _cuda_impl(ctx, objects_only):
+    """cuda_library, and cuda_objects (objects_only): the same compiles; the objects of cuda_objects
+    with rdc are device-linked by the cuda_library that depends on them, not by their own target."""
     gctx = gpu_context(ctx)
     label = gctx.label
     srcs = ctx.files.srcs
     fmt = ctx.attr.format
-    rdc = ctx.attr.rdc
+    rdc = False if objects_only else ctx.attr.rdc
     if not [s for s in srcs if kind_of(s) == "cuda"]:
         fail("%s: srcs holds no .cu source; a cuda_library compiles CUDA C++ with its host code (headers alone go in a cc_library, device code alone in a gpu_module)" % label)
     ir = [s for s in srcs if kind_of(s) != "cuda"]
@@ -94,7 +118,7 @@ def _cuda_library_impl(ctx):
     host_copts = ctx.attr.host_copts if nvcc else project.std + ctx.attr.host_copts
     name = ctx.label.name
 
-    def module(mod_name, mod_srcs):
+    def module(mod_name, mod_srcs, rdc_deps = {}):
         built = plan_module(
             gctx,
             name = mod_name,
@@ -104,13 +128,14 @@ def _cuda_library_impl(ctx):
             opts = settings.opts,
             compress = ctx.attr.compress,
             rdc = rdc,
+            rdc_deps = rdc_deps,
             ptx_chips = settings.ptx,
             fatbin = True,  # host code carries one, whatever the format
         )
         return built, built.fatbin
 
-    def host(src, fatbin):
-        obj = ctx.actions.declare_file("_objs/%s/%s.pic.o" % (name, source_stem(src)))
+    def host(src, fatbin, suffix = ""):
+        obj = ctx.actions.declare_file("_objs/%s/%s%s.pic.o" % (name, source_stem(src), suffix))
         emit_host_compile(gctx, src = src, out = obj, fatbin = fatbin, project = project, host_copts = host_copts, opt = opt, toolchain_flags = host_flags, nvcc = nvcc)
         return obj
 
@@ -119,20 +144,55 @@ def _cuda_library_impl(ctx):
     per_chip = []
     validation = []
     generated = []
-    if rdc:
-        # One module for every source: the host objects ask to be registered by their module ids,
-        # and one generated source registers the device-linked fatbin for all of them.
-        built, fatbin = module(name, srcs)
+    deferred = None  # cuda_objects: what the target that depends on it links, as its rdc says
+    if objects_only:
+        # rules_cuda's cuda_objects: compiled both ways, and not linked here; the target that
+        # depends on it links one or the other (Bazel runs the actions of that one only). With
+        # rdc: each source's relocatable device code per chip, device-linked into that target's
+        # module, and host objects registered with its fatbin. Without: each source its own
+        # module, as below, its host object carrying the fatbin.
+        rsettings = module_settings(ctx, gctx, srcs = srcs, format = fmt, rdc = True, no_kernel_ok = True)
+        all_chips = rsettings.chips + [c for c in rsettings.ptx if c not in rsettings.chips]
+        reloc = plan_relocatable(gctx, name = name, srcs = srcs, chips = all_chips, opts = rsettings.opts)
+        rdc_objects = [host(src, None, ".rdc") for src in srcs]
+        plain = []
+        plain_validation = []
+        for src in srcs:
+            mod_name = "%s_cu/%s" % (name, source_stem(src))
+            built, fatbin = module(mod_name, [src])
+            fatbins.append(fatbin)
+            plain.append(host(src, fatbin))
+            plain_validation += emit_runs_on(ctx, gctx, name = mod_name, files = [fatbin])
+        infos = [d[CudaObjectsInfo] for d in ctx.attr.deps if CudaObjectsInfo in d]
+        deferred = CudaObjectsInfo(
+            compiler = rsettings.opts.compiler,
+            label = ctx.label,
+            objects = depset(plain, transitive = [i.objects for i in infos]),
+            rdc_by_chip = {c: depset(reloc[c], transitive = [i.rdc_by_chip[c] for i in infos if c in i.rdc_by_chip]) for c in all_chips},
+            rdc_objects = depset(rdc_objects, transitive = [i.rdc_objects for i in infos]),
+            validation = depset(plain_validation, transitive = [i.validation for i in infos]),
+        )
+        for files in reloc.values():
+            per_chip += files
+    elif rdc:
+        # One module for every source, and the cuda_objects' device code of deps: the host objects
+        # ask to be registered by their module ids, and one generated source registers the
+        # device-linked fatbin for all of them.
+        all_chips = settings.chips + [c for c in settings.ptx if c not in settings.chips]
+        rdc_deps, dep_objects, _ = _objects_of_deps(ctx, label, rdc, settings.opts.compiler, all_chips)
+        built, fatbin = module(name, srcs, rdc_deps)
         fatbins.append(fatbin)
         per_chip += built.files_by_chip.values()
 
         # LLVM IR sources are device code only: linked per chip, no host side.
-        objects = [host(src, None) for src in srcs if kind_of(src) == "cuda"]
+        objects = [host(src, None) for src in srcs if kind_of(src) == "cuda"] + dep_objects
         register = ctx.actions.declare_file("_objs/%s/%s.register.c" % (name, name))
         emit_register(gctx, objects = objects, fatbin = fatbin, out = register)
         generated.append(register)
         validation += emit_runs_on(ctx, gctx, name = name, files = [fatbin])
     else:
+        _, objects, validation = _objects_of_deps(ctx, label, rdc, settings.opts.compiler, [])
+
         # Each source is its own module, as nvcc compiles it: its own per-chip actions and fatbin,
         # carried and registered by its own host object.
         for src in srcs:
@@ -167,25 +227,34 @@ def _cuda_library_impl(ctx):
         cc_toolchain = cc_toolchain,
         compilation_outputs = outputs,
         linking_contexts = [d.linking_context for d in deps] + [ctx.attr._cudart[CcInfo].linking_context] + [c for c in [_openmp(ctx, nvcc)] if c],
-        user_link_flags = ctx.attr.linkopts,
+        user_link_flags = getattr(ctx.attr, "linkopts", []),
         # With rdc, the one fatbin's registration ends when every source's host object has
         # registered: a source that nothing references (device functions only) must still be
         # linked, or no kernel of the library loads ("invalid device function", found on the H200).
-        alwayslink = ctx.attr.alwayslink or rdc,
+        alwayslink = getattr(ctx.attr, "alwayslink", False) or rdc,
         disallow_dynamic_library = True,
     )
     library = linked.library_to_link
     files = [f for f in [library.pic_static_library, library.static_library] if f] if library else []
-    return [
-        DefaultInfo(files = depset(files + fatbins)),
+    providers = [
+        # A cuda_objects' default outputs are its relocatable code (as rules_cuda's): its plain
+        # variant is built only for a target that links it.
+        DefaultInfo(files = depset(rdc_objects + per_chip) if deferred else depset(files + fatbins)),
         CcInfo(compilation_context = compilation_context, linking_context = linking_context),
         OutputGroupInfo(
             fatbins = depset(fatbins),
-            objects = depset(objects),
+            objects = depset(rdc_objects + plain) if deferred else depset(objects),
             per_chip = depset(per_chip),
             _validation = depset(validation),
         ),
     ]
+    return providers + ([deferred] if deferred else [])
+
+def _cuda_library_impl(ctx):
+    return _cuda_impl(ctx, objects_only = False)
+
+def _cuda_objects_impl(ctx):
+    return _cuda_impl(ctx, objects_only = True)
 
 # The attributes of cuda_library; cuda_binary and cuda_test (rules_cuda's macros) give these to the
 # library they make, the rest to the program.
@@ -234,6 +303,42 @@ library fails to build, with the reason and the fix, when its kernels could not 
 runner.""",
     attrs = CUDA_LIBRARY_ATTRS,
     fragments = ["cpp"],
+    toolchains = use_cc_toolchain() + [
+        BUILDER_TOOLCHAIN,
+        CUDA_TOOLCHAIN,
+        config_common.toolchain_type(LLVM_TOOLCHAIN, mandatory = False),
+    ],
+)
+
+# rules_cuda's cuda_objects has no rdc (the target that links it chooses) and is no library of its
+# own (no alwayslink, no linkopts); its sources are CUDA C++.
+CUDA_OBJECTS_ATTRS = {k: v for k, v in CUDA_LIBRARY_ATTRS.items() if k not in ["alwayslink", "linkopts", "rdc"]}
+CUDA_OBJECTS_ATTRS["srcs"] = attr.label_list(
+    allow_files = EXTENSIONS["cuda"],
+    mandatory = True,
+    doc = "The CUDA C++ sources.",
+)
+
+cuda_objects = rule(
+    implementation = _cuda_objects_impl,
+    doc = """rules_cuda's `cuda_objects`: CUDA C++ compiled for the `cuda_library` (or `cuda_binary`,
+`cuda_test`) that depends on it, which links it, with `cuda_library`'s attributes but `rdc`.
+
+As rules_cuda does, it is compiled both ways, and the target that depends on it chooses (Bazel runs
+the actions of the way it takes): with that target's `rdc = True`, each source's relocatable device
+code per chip (clang: LLVM bitcode; `compiler = "nvcc"`: a relocatable cubin) is linked into that
+target's module for each chip, and these host objects are archived and registered with its fatbin,
+so that a `__device__` function or variable of one target is used from the other's; without, each
+source is its own module, as in a `cuda_library`, and its host object goes into that target's
+archive. A `cuda_objects` passes on those of its own `cuda_objects` deps.
+
+With rdc, both must be built by the same compiler, the objects for every chip the target compiles
+(the `--@rules_gpu//gpu:chips` default serves both): each is checked at analysis. The objects are
+linked by each target that depends on them: two such targets in one program define them twice.
+Its default outputs are the relocatable ones, as rules_cuda's.""",
+    attrs = CUDA_OBJECTS_ATTRS,
+    fragments = ["cpp"],
+    provides = [CcInfo, CudaObjectsInfo],
     toolchains = use_cc_toolchain() + [
         BUILDER_TOOLCHAIN,
         CUDA_TOOLCHAIN,

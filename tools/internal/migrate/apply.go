@@ -44,7 +44,7 @@ func migrateBuildFiles(r *repository, attrs *Attrs) (buildResult, error) {
 		res.notes = append(res.notes, f.notes...)
 		res.untranslated = append(res.untranslated, f.items...)
 		for _, t := range f.targets {
-			if t.ok() && t.kind != cudaObjects && res.first == nil {
+			if t.ok() && res.first == nil {
 				res.first = t
 			}
 			if t.ok() {
@@ -86,7 +86,7 @@ func (f *buildFile) apply(attrs *Attrs) (attrsWritten int, edited bool) {
 	}
 	var todo []*target
 	for _, t := range f.targets {
-		if t.ok() && t.kind != cudaObjects {
+		if t.ok() {
 			todo = append(todo, t)
 		}
 	}
@@ -114,8 +114,8 @@ func (f *buildFile) apply(attrs *Attrs) (attrsWritten int, edited bool) {
 	// targets still call rules_cuda's rule by it.
 	callee := map[*target]string{}
 	for _, t := range todo {
-		if t.kind == cudaLibrary {
-			callee[t] = ln.gpu("cuda_library", calleeName(t.call), false)
+		if t.kind == cudaLibrary || t.kind == cudaObjects {
+			callee[t] = ln.gpu(t.kind, calleeName(t.call), false)
 		}
 	}
 	for _, t := range todo {
@@ -127,14 +127,11 @@ func (f *buildFile) apply(attrs *Attrs) (attrsWritten int, edited bool) {
 		}
 	}
 	for _, t := range todo {
-		for _, x := range t.merged {
-			f.mergeObjects(t, x)
-		}
 		t.applyLibrary(attrs)
 		if attrs != nil {
 			attrsWritten++
 		}
-		if t.kind == cudaLibrary {
+		if t.kind == cudaLibrary || t.kind == cudaObjects {
 			if calleeName(t.call) != callee[t] {
 				t.rule.SetKind(callee[t])
 			}
@@ -193,39 +190,6 @@ func (t *target) applyLibrary(attrs *Attrs) {
 			r.SetAttr("ptx", stringList(attrs.PTX...))
 		}
 	}
-}
-
-// mergeObjects makes the cuda_objects x part of t: its sources, headers and deps become t's, t's
-// deps no longer name it, and its call is removed. Its comments go with its first source.
-func (f *buildFile) mergeObjects(t, x *target) {
-	var keep []build.Expr
-	for _, e := range x.depList.List {
-		if e != build.Expr(x.depRef) {
-			keep = append(keep, e)
-		}
-	}
-	x.depList.List = keep
-	if len(keep) == 0 && t.rule.Attr("deps") == build.Expr(x.depList) && len(x.depList.End.Before) == 0 {
-		t.rule.DelAttr("deps")
-	}
-
-	x.applyLibrary(nil)
-	comments := append(x.call.Comments.Before, x.call.Comments.After...)
-	if srcs := x.rule.Attr("srcs"); srcs != nil {
-		if l, ok := srcs.(*build.ListExpr); ok && len(l.List) > 0 {
-			first := l.List[0].Comment()
-			first.Before = append(comments, first.Before...)
-			comments = nil
-		}
-		addAll(t.rule, t.f.pkg, "srcs", srcs)
-	}
-	if hdrs := x.rule.Attr("hdrs"); hdrs != nil {
-		addAll(t.rule, t.f.pkg, "hdrs", hdrs)
-	}
-	if deps := x.rule.Attr("deps"); deps != nil {
-		addAll(t.rule, t.f.pkg, "deps", deps)
-	}
-	f.replaceStmt(x.call, comments)
 }
 
 // replaceStmt removes the statement stmt from the file; comments, if any, stay in its place.

@@ -24,17 +24,14 @@
 //     and a cc_binary (loaded from @rules_cc//cc:defs.bzl unless the file loads cc_binary already).
 //     alwayslink is rules_cuda's own default for these libraries: it keeps what the test registers
 //     in static constructors (gtest's TEST) in the program.
-//   - cuda_objects: rules_gpu has no objects-only rule and links no device code across targets (a
-//     cuda_library with rdc links its own sources), so a cuda_objects becomes part of the one target
-//     that uses it: its srcs, hdrs and deps are added to that target's (a cuda_library, cuda_test or
-//     cuda_binary of the same BUILD file, rdc or not: rules_cuda compiles and archives it with that
-//     target either way), and it is removed. That is done only when that target's deps are the one
-//     mention of it in the repository's BUILD files (a label in a .bzl file or another repository
-//     is not seen) and both have the same copts, defines, includes, host_copts and ptxasopts (their
-//     sources then compile alike); otherwise it is listed as not translated, and so is every target
-//     that depends on it, which would lose its objects. For the same reason an rdc cuda_library
-//     that depends on another rdc cuda_library of the repository (rules_cuda device-links the two
-//     together) is listed, and so is that one: the two are translated together, by hand.
+//   - cuda_objects becomes rules_gpu's cuda_objects, with the library attributes translated as
+//     cuda_library's are: as rules_cuda's, it is compiled both ways and the target that depends on
+//     it chooses (with rdc, its relocatable device code is linked into that target's module). A
+//     target that depends on a cuda_objects that is not translated is listed too: it would lose the
+//     objects. An rdc cuda_library that depends on another rdc cuda_library of the repository
+//     (rules_cuda device-links the two together; rules_gpu links each cuda_library's own) is listed,
+//     and so is that one: the fix is to make the other a cuda_objects, or to translate the two by
+//     hand.
 //   - Labels of rules_cuda's toolkit repository (@local_cuda//:cublas, :thrust, :cuda_runtime, ...;
 //     also spelt @cuda) in any target's attributes become the CUDA toolchain's libraries of rules_gpu
 //     (@rules_gpu//cuda:cublas, :cccl, :runtime: tools/cudalib's table); one with no such library

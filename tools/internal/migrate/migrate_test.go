@@ -324,7 +324,7 @@ cuda_library(
     deps = select({"//conditions:default": []}),
 )
 `, 0},
-		{"a cuda_objects of a glob leaves its comments in its place",
+		{"a cuda_objects is rules_gpu's cuda_objects",
 			`load("@rules_cuda//cuda:defs.bzl", "cuda_library", "cuda_objects")
 
 # Helpers.
@@ -338,13 +338,18 @@ cuda_library(
     srcs = ["k.cu"],
     deps = [":helpers"],
 )
-`, `load("@rules_gpu//rules:defs.bzl", "cuda_library")
+`, `load("@rules_gpu//rules:defs.bzl", "cuda_library", "cuda_objects")
 
 # Helpers.
+cuda_objects(
+    name = "helpers",
+    srcs = glob(["helper_*.cu"]),
+)
 
 cuda_library(
     name = "k",
-    srcs = ["k.cu"] + glob(["helper_*.cu"]),
+    srcs = ["k.cu"],
+    deps = [":helpers"],
 )
 `, 0},
 		{"a test beside a target that stays rules_cuda's",

@@ -51,9 +51,6 @@ var (
 	// or cuda_binary.
 	libraryKeys = set("srcs", "hdrs", "textual_hdrs", "deps", "includes", "defines", "rdc", "alwayslink", "copts", "host_copts", "ptxas_opts",
 		"fast_math", "opt_level", "ftz", "format", "ptx")
-	// sameForObjects are the attributes that a cuda_objects and the target it becomes part of must
-	// share: they are how its sources compile.
-	sameForObjects = []string{"copts", "defines", "includes", "host_copts", "ptxasopts"}
 )
 
 // allowed reports whether a rule of kind takes the attribute key (other than name).
@@ -122,13 +119,6 @@ type target struct {
 	problems, notes []Item
 	srcs            srcsPlan
 	copts           coptsPlan
-	// into is, for a cuda_objects, the target it becomes part of; depRef is the string of into's
-	// deps that names it, in the list depList.
-	into    *target
-	depRef  *build.StringExpr
-	depList *build.ListExpr
-	// merged are the cuda_objects that become part of this target.
-	merged []*target
 }
 
 func (t *target) label() string { return "//" + t.f.pkg + ":" + t.name }
@@ -164,20 +154,6 @@ func (t *target) attr(key string) build.Expr {
 		return as
 	}
 	return nil
-}
-
-// hasCU reports whether the target compiles a CUDA C++ source: one of its own or of the cuda_objects
-// that become part of it.
-func (t *target) hasCU() bool {
-	if t.srcs.hasCU {
-		return true
-	}
-	for _, m := range t.merged {
-		if m.srcs.hasCU {
-			return true
-		}
-	}
-	return false
 }
 
 // isTrue reports whether the attribute is set to the literal True.
@@ -613,10 +589,9 @@ func refs(files []*buildFile) map[labelKey][]ref {
 	return idx
 }
 
-// plan decides, over all the repository's targets, which translate: each cuda_objects becomes part
-// of the one target that uses it, or is not translated and neither is any target that depends on it;
-// an rdc target that depends on another rdc cuda_library is not translated; a library must compile a
-// .cu source.
+// plan decides, over all the repository's targets, which translate: a target that depends on a
+// cuda_objects that does not translate is not translated either; an rdc target that depends on
+// another rdc cuda_library is not translated; a library must compile a .cu source.
 func plan(files []*buildFile) {
 	idx := refs(files)
 	byLabel := map[labelKey]*target{}
@@ -630,16 +605,8 @@ func plan(files []*buildFile) {
 		}
 	}
 	for _, t := range all {
-		if t.kind == cudaObjects {
-			t.findUser(idx[labelKey{t.f.pkg, t.name}], byStmt)
-		}
-	}
-	for _, t := range all {
-		if t.kind == cudaObjects {
-			continue
-		}
-		if !t.hasCU() && !t.srcs.unread {
-			t.problemAt(t.attr("srcs"), "srcs", "holds no .cu source, and rules_gpu's cuda_library compiles at least one",
+		if !t.srcs.hasCU && !t.srcs.unread {
+			t.problemAt(t.attr("srcs"), "srcs", "holds no .cu source, and rules_gpu's "+t.kind+" compiles at least one",
 				"make a target of headers alone a cc_library")
 		}
 		if !t.isTrue("rdc") {
@@ -654,26 +621,18 @@ func plan(files []*buildFile) {
 			k, ok := resolve(t.f.pkg, dep)
 			if d := byLabel[k]; ok && dep != "" && d != nil && d != t && d.kind == cudaLibrary && d.isTrue("rdc") {
 				t.problemAt(e, "dep "+dep, "is an rdc cuda_library too: rules_cuda links their device code together, rules_gpu links each cuda_library's own",
-					fmt.Sprintf("if the device code of %s calls that of %s, make them one rdc cuda_library; if not, translate the two by hand", t.label(), d.label()))
+					fmt.Sprintf("if the device code of %s calls that of %s, make them one rdc cuda_library, or make %s a cuda_objects; if not, translate the two by hand", t.label(), d.label(), d.label()))
 				d.problemAt(d.attr("rdc"), "rdc", fmt.Sprintf("code is device-linked by rules_cuda with %s's, an rdc cuda_library that depends on it (listed here)", t.label()),
 					"translate the two together, by hand")
 			}
 		}
 	}
-	// A cuda_objects and the target it becomes part of translate together, or neither does; a target
-	// that depends on a cuda_objects that does not translate would lose its objects.
+	// A target that depends on a cuda_objects that stays rules_cuda's would lose its objects:
+	// rules_gpu's rules link only rules_gpu's.
 	for changed := true; changed; {
 		changed = false
 		for _, x := range all {
-			if x.kind != cudaObjects {
-				continue
-			}
-			if x.ok() && x.into != nil && !x.into.ok() {
-				x.problem("its user "+x.into.label(), "is not translated (listed here), and a cuda_objects translates with it",
-					"translate "+x.into.label()+" first")
-				changed = true
-			}
-			if x.ok() {
+			if x.kind != cudaObjects || x.ok() {
 				continue
 			}
 			for _, r := range idx[labelKey{x.f.pkg, x.name}] {
@@ -685,49 +644,6 @@ func plan(files []*buildFile) {
 			}
 		}
 	}
-}
-
-// findUser finds the one target a cuda_objects becomes part of; rs are the strings that name it.
-func (x *target) findUser(rs []ref, byStmt map[build.Expr]*target) {
-	const fix = "rules_gpu has no cuda_objects and links no device code across targets: put its sources in the one cuda_library that uses them, or make it a cuda_library of its own if nothing calls its __device__ code from elsewhere"
-	switch {
-	case len(rs) == 0:
-		x.problem(cudaObjects, "is used by no target of the repository", fix)
-		return
-	case len(rs) > 1:
-		var where []string
-		for _, r := range rs {
-			where = append(where, fmt.Sprintf("%s:%d", r.f.rel, start(r.str).Line))
-		}
-		x.problem(cudaObjects, fmt.Sprintf("is named in %d places (%s), and can become part of one target only", len(rs), strings.Join(where, ", ")), fix)
-		return
-	}
-	r := rs[0]
-	u := byStmt[r.stmt]
-	where := fmt.Sprintf("%s:%d", r.f.rel, start(r.str).Line)
-	switch {
-	case r.f != x.f:
-		x.problem(cudaObjects, "is used from another package ("+where+")", fix)
-		return
-	case u == nil || u.kind == cudaObjects:
-		x.problem(cudaObjects, "is used by no cuda_library, cuda_test or cuda_binary ("+where+")", fix)
-		return
-	case r.key != "deps" || r.list == nil:
-		x.problem(cudaObjects, fmt.Sprintf("is named in %s's %s (%s), not in its deps list", u.label(), r.key, where), fix)
-		return
-	}
-	for _, key := range sameForObjects {
-		if a, b := x.rule.Attr(key), u.rule.Attr(key); a != nil || b != nil {
-			if a == nil || b == nil || source(a) != source(b) {
-				x.problem("attribute "+key, fmt.Sprintf("differs from that of %s, the target it would become part of (where its sources compile alike)", u.label()),
-					fmt.Sprintf("give both the same %s, or translate them by hand", key))
-				return
-			}
-		}
-	}
-	x.into, x.depRef, x.depList = u, r.str, r.list
-	u.merged = append(u.merged, x)
-	x.noteAt(nil, cudaObjects, fmt.Sprintf("became part of %s: rules_gpu has no cuda_objects (its srcs, hdrs and deps are %s's now)", u.label(), u.label()))
 }
 
 // sortedPackages are the repository's packages in order.
