@@ -137,24 +137,24 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
     cuda = gctx.cuda
     if cuda.missing:
         fail("%s: %s" % (label, cuda.missing))
-    src = srcs[0]
+    src = srcs[0] if srcs else None  # none: a cuda_library of cuda_objects alone
     compiler = getattr(ctx.attr, "compiler", "") or cuda.compiler
-    has_cu = [s for s in srcs if kind_of(s) == "cuda"]
+    has_cu = [s for s in srcs if kind_of(s) == "cuda"] or not srcs
     for s in srcs:
         check_kind(label, s, format, compiler, rdc)
 
     # How each kind compiles is the helper's business (tools/internal/compile); the rule needs to know
     # whether the source is PTX already (no LLVM toolchain, no PTX of its own).
-    is_ptx = kind_of(src) == "ptx"
-    if not is_ptx and not (compiler == "nvcc" and len(has_cu) == len(srcs)):
+    is_ptx = src != None and kind_of(src) == "ptx"
+    if not is_ptx and not (compiler == "nvcc" and len([s for s in srcs if kind_of(s) == "cuda"]) == len(srcs)):
         llvm = gctx.llvm
         if not llvm:
-            fail("%s: %s needs the LLVM toolchain (//toolchain:llvm_toolchain_type); register one, e.g. the llvm module extension's" % (label, src.short_path))
+            fail("%s: %s needs the LLVM toolchain (//toolchain:llvm_toolchain_type); register one, e.g. the llvm module extension's" % (label, src.short_path if src else "CUDA C++"))
         if llvm.missing:
             fail("%s: %s" % (label, llvm.missing))
     chips = ctx.attr.chips or ctx.attr._default_chips[BuildSettingInfo].value
     if not chips:
-        fail("%s: chips is empty; name at least one chip, e.g. chips = [\"sm_90\"], or set --@rules_gpu//gpu:chips" % label)
+        fail("%s: chips is empty; name at least one chip, e.g. chips = [\"sm_90\"], or, for every target that names none, add build --@rules_gpu//gpu:chips=sm_80,sm_90 to the repository's .bazelrc (rules_gpu has no default chips)" % label)
     chips_from = "chips" if ctx.attr.chips else "--@rules_gpu//gpu:chips"
     for i, chip in enumerate(chips):
         if chip in chips[:i]:

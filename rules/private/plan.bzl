@@ -136,8 +136,8 @@ def plan_module(gctx, *, name, srcs, chips, format, opts, ptx_chips, compress = 
       fatbin or jit carries), `fatbin` (File or None) and `main` (the list of Files the module is:
       the fatbin, the jit PTX, or each chip's file).
     """
-    src = srcs[0]
-    kind = kind_of(src)
+    src = srcs[0] if srcs else None  # none: a module of rdc_deps alone
+    kind = kind_of(src) if src else "cuda"
     if format not in ["fatbin", "jit"]:
         ptx_chips = []
 

@@ -89,8 +89,8 @@ def _cuda_impl(ctx, objects_only):
     srcs = ctx.files.srcs
     fmt = ctx.attr.format
     rdc = False if objects_only else ctx.attr.rdc
-    if not [s for s in srcs if kind_of(s) == "cuda"]:
-        fail("%s: srcs holds no .cu source; a cuda_library compiles CUDA C++ with its host code (headers alone go in a cc_library, device code alone in a gpu_module)" % label)
+    if not [s for s in srcs if kind_of(s) == "cuda"] and not [d for d in ctx.attr.deps if CudaObjectsInfo in d]:
+        fail("%s: srcs holds no .cu source, and no dep is a cuda_objects; a cuda_library compiles CUDA C++ with its host code, or links cuda_objects (headers alone go in a cc_library, device code alone in a gpu_module)" % label)
     ir = [s for s in srcs if kind_of(s) != "cuda"]
     if ir and not rdc:
         fail("%s: %s is LLVM IR, which joins the device code of the other sources only by device linking: set rdc = True" % (label, ir[0].short_path))
@@ -270,8 +270,7 @@ the lowest chip, or for the chips `ptx` names), `bin` (only the cubins: no JIT o
     "linkopts": attr.string_list(doc = "Options for linking programs that depend on this library, as `cc_library`'s `linkopts`."),
     "srcs": attr.label_list(
         allow_files = EXTENSIONS["cuda"] + EXTENSIONS["llvm"],
-        mandatory = True,
-        doc = "The CUDA C++ sources: their device side is built per chip, their host side into this library. With `rdc`, also LLVM IR (`.ll`, `.bc`: device code linked into the module per chip).",
+        doc = "The CUDA C++ sources: their device side is built per chip, their host side into this library. With `rdc`, also LLVM IR (`.ll`, `.bc`: device code linked into the module per chip). None when `deps` has `cuda_objects`, which the library links (rules_cuda's rdc form).",
     ),
     "_cc_toolchain": attr.label(default = Label("@rules_cc//cc:current_cc_toolchain")),
     "_cudart": attr.label(default = Label("//cuda:runtime"), providers = [CcInfo]),

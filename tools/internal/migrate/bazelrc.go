@@ -17,6 +17,48 @@ type bazelrcResult struct {
 	// documentation); nil when the chips flag says it all. attrsItem is the note that says so.
 	attrs     *Attrs
 	attrsItem *Item
+	// chipsSet says that a build or common line without a config sets the archs (translated or
+	// not) or rules_gpu's chips: every target then has its chips from .bazelrc.
+	chipsSet bool
+}
+
+// rulesGPUChips matches rules_gpu's chips flag with a value.
+var rulesGPUChips = regexp.MustCompile(`^--@@?rules_gpu[+~]?//gpu:chips=`)
+
+// defaultChips are the chips .bazelrc gets when rules_cuda left the archs to nvcc's default: the
+// lowest chip CUDA 13 compiles, whose PTX (in every fatbin, the lowest chip's) newer GPUs JIT-compile,
+// as they do nvcc's default arch's.
+const defaultChips = "sm_75"
+
+// addDefaultChips appends --@rules_gpu//gpu:chips=defaultChips to the root .bazelrc (as migrated:
+// rc, or created), for a repository whose .bazelrc names no archs and whose targets name no chips
+// (rules_cuda's have none), and notes why.
+func addDefaultChips(r *repository, rc *Change) (Change, Item, error) {
+	const rel = ".bazelrc"
+	var old []byte
+	if rc != nil {
+		old = rc.Old
+	} else if data, err := r.read(rel); err == nil {
+		old = data
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return Change{}, Item{}, err
+	}
+	text := string(old)
+	if rc != nil {
+		text = string(rc.New)
+	}
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	line := strings.Count(text, "\n") + 2
+	text += "\n# The chips of every target that names none (gpubuild migrate: rules_cuda left them to nvcc).\nbuild --@rules_gpu//gpu:chips=" + defaultChips + "\n"
+	if old == nil {
+		text = strings.TrimPrefix(text, "\n")
+		line = 1
+	}
+	item := Item{File: rel, Line: line, What: "build --@rules_gpu//gpu:chips=" + defaultChips,
+		Why: "added: .bazelrc set no --@rules_cuda//cuda:archs, so rules_cuda left the GPU code to nvcc's default arch (its cubin and PTX, JIT-compiled on newer GPUs), and rules_gpu has no default chips; " + defaultChips + " is the lowest chip CUDA 13 compiles, and its PTX, in every fatbin, is JIT-compiled on every newer GPU: name your GPUs' chips instead to load without JIT (docs/troubleshooting.md#chips-is-empty)"}
+	return Change{Path: rel, Old: old, New: []byte(text)}, item, nil
 }
 
 // rulesCudaFlag matches a flag of rules_cuda: --@rules_cuda//cuda:archs=VALUE, also spelt with @@,
@@ -142,9 +184,16 @@ func migrateBazelrc(r *repository) (bazelrcResult, error) {
 		var lineItems []Item
 		for j := len(spans) - 1; j >= first; j-- {
 			tok := body[spans[j][0]:spans[j][1]]
+			plainLine := !strings.Contains(command, ":") && (command == "build" || command == "common")
+			if rulesGPUChips.MatchString(tok) && plainLine {
+				res.chipsSet = true
+			}
 			f, ok := parseCudaFlag(tok, aliases)
 			if !ok {
 				continue
+			}
+			if f.name == "cuda:archs" && plainLine && !f.define {
+				res.chipsSet = true
 			}
 			at := Item{File: rel, Line: i + 1, What: "flag " + tok}
 			if f.alias != "" {

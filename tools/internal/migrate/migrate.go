@@ -49,6 +49,10 @@
 //     names rules_gpu's flag instead, and the alias's uses are translated as the flag's are
 //     (--cuda_archs=compute_80:sm_80 becomes --cuda_archs=sm_80); an alias of another rules_cuda
 //     flag is listed, and so is each use of it.
+//   - A .bazelrc whose build and common lines (without a config) set no archs, in a repository
+//     where a target is translated, gets build --@rules_gpu//gpu:chips=sm_75 (created if need be):
+//     rules_cuda left the archs to nvcc's default, and rules_gpu has no default chips; sm_75 is the
+//     lowest chip CUDA 13 compiles, and its PTX is JIT-compiled on every newer GPU.
 //
 // What it lists as not translated (Result.Untranslated), leaving it as it was: a target with an
 // attribute rules_gpu has no equivalent for (local_defines, host_defines, device linkopts, ...), a source other than .cu and headers, an nvcc option in copts it does not
@@ -205,6 +209,15 @@ func Migrate(root string, opts Options) (*Result, error) {
 		res.Notes = append(res.Notes, n)
 	}
 
+	if b.first != nil && !rc.chipsSet {
+		c, note, err := addDefaultChips(repo, rc.change)
+		if err != nil {
+			return nil, err
+		}
+		changes = slices.DeleteFunc(changes, func(x Change) bool { return x.Path == c.Path })
+		changes = append(changes, c)
+		res.Notes = append(res.Notes, note)
+	}
 	used, err := stillUsesRulesCuda(repo, changes)
 	if err != nil {
 		return nil, err

@@ -352,6 +352,63 @@ cuda_library(
     deps = [":helpers"],
 )
 `, 0},
+		{"a library of cuda_objects alone, rdc = 1",
+			`load("@rules_cuda//cuda:defs.bzl", "cuda_library", "cuda_objects")
+
+cuda_objects(
+    name = "caller",
+    srcs = ["caller.cu", "callee.cuh"],
+    deps = [":callee"],
+)
+
+cuda_objects(
+    name = "callee",
+    srcs = ["callee.cu"],
+    hdrs = ["callee.cuh"],
+)
+
+cuda_library(
+    name = "linked",
+    rdc = 1,
+    deps = [":caller", ":callee"],
+)
+
+cc_binary(
+    name = "main",
+    deps = [":linked", "@local_cuda//:cuda_runtime"],
+)
+`, `load("@rules_gpu//rules:defs.bzl", "cuda_library", "cuda_objects")
+
+cuda_objects(
+    name = "caller",
+    srcs = ["caller.cu"],
+    hdrs = ["callee.cuh"],
+    deps = [":callee"],
+)
+
+cuda_objects(
+    name = "callee",
+    srcs = ["callee.cu"],
+    hdrs = ["callee.cuh"],
+)
+
+cuda_library(
+    name = "linked",
+    rdc = 1,
+    deps = [
+        ":callee",
+        ":caller",
+    ],
+)
+
+cc_binary(
+    name = "main",
+    deps = [
+        ":linked",
+        "@rules_gpu//cuda:runtime",
+    ],
+)
+`, 0},
 		{"a test beside a target that stays rules_cuda's",
 			`load("@rules_cuda//cuda:defs.bzl", "cuda_library", "cuda_test")
 
@@ -427,7 +484,49 @@ func TestModuleIncludesRulesGPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(res.Written, []string{"BUILD.bazel"}) {
-		t.Errorf("wrote %v, want only BUILD.bazel:\n%s", res.Written, report(t, res))
+	if slices.Contains(res.Written, "MODULE.bazel") {
+		t.Errorf("wrote MODULE.bazel:\n%s", report(t, res))
+	}
+}
+
+// A repository whose .bazelrc sets no archs (rules_cuda left them to nvcc) gets rules_gpu's chips
+// flag in .bazelrc, created if need be; one that sets archs, or rules_gpu's chips, on its plain
+// build lines (translated or not) does not.
+func TestDefaultChips(t *testing.T) {
+	const build = "load(\"@rules_cuda//cuda:defs.bzl\", \"cuda_library\")\n\ncuda_library(\n    name = \"k\",\n    srcs = [\"k.cu\"],\n)\n"
+	const added = "\n# The chips of every target that names none (gpubuild migrate: rules_cuda left them to nvcc).\nbuild --@rules_gpu//gpu:chips=sm_75\n"
+	for _, tc := range []struct {
+		name, bazelrc, want string // bazelrc "-": none
+	}{
+		{"no bazelrc", "-", strings.TrimPrefix(added, "\n")},
+		{"no archs", "build --cxxopt=-std=c++17", "build --cxxopt=-std=c++17\n" + added},
+		{"archs of a config only", "build:hopper --@rules_cuda//cuda:archs=compute_90:compute_90,sm_90\n", "build:hopper --@rules_gpu//gpu:chips=sm_90\n" + added},
+		{"archs", "build --@rules_cuda//cuda:archs=compute_90:compute_90,sm_90\n", "build --@rules_gpu//gpu:chips=sm_90\n"},
+		{"archs that do not translate", "build --@rules_cuda//cuda:archs=sm_8x\n", "build --@rules_cuda//cuda:archs=sm_8x\n"},
+		{"rules_gpu's chips", "common --@rules_gpu//gpu:chips=sm_90\n", "common --@rules_gpu//gpu:chips=sm_90\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo := t.TempDir()
+			files := map[string]string{"MODULE.bazel": "", "BUILD.bazel": build}
+			if tc.bazelrc != "-" {
+				files[".bazelrc"] = tc.bazelrc
+			}
+			for name, text := range files {
+				if err := os.WriteFile(filepath.Join(repo, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := Migrate(repo, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(filepath.Join(repo, ".bazelrc"))
+			if string(got) != tc.want {
+				t.Errorf(".bazelrc:\n%s\nwant\n%s", got, tc.want)
+			}
+			again, err := Migrate(repo, Options{})
+			if err != nil || len(again.Changes) != 0 {
+				t.Errorf("a second run: %v, %d changes", err, len(again.Changes))
+			}
+		})
 	}
 }

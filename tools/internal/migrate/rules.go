@@ -156,10 +156,15 @@ func (t *target) attr(key string) build.Expr {
 	return nil
 }
 
-// isTrue reports whether the attribute is set to the literal True.
+// isTrue reports whether the attribute is set to the literal True (or 1).
 func (t *target) isTrue(key string) bool {
-	id, ok := t.rule.Attr(key).(*build.Ident)
-	return ok && id.Name == "True"
+	switch x := t.rule.Attr(key).(type) {
+	case *build.Ident:
+		return x.Name == "True"
+	case *build.LiteralExpr:
+		return x.Token == "1" // Bazel takes 1 for True (rules_cuda's examples write rdc = 1)
+	}
+	return false
 }
 
 // parseBuildFile reads a BUILD file and finds its rules_cuda loads, targets and other uses.
@@ -604,8 +609,22 @@ func plan(files []*buildFile) {
 			all = append(all, t)
 		}
 	}
+	// linksObjects says whether t's deps name a cuda_objects of the repository, which a
+	// cuda_library without sources of its own links (rules_cuda's rdc form).
+	linksObjects := func(t *target) bool {
+		deps, _ := t.rule.Attr("deps").(*build.ListExpr)
+		if deps == nil {
+			return false
+		}
+		for _, e := range deps.List {
+			if k, ok := resolve(t.f.pkg, stringValue(e)); ok && byLabel[k] != nil && byLabel[k].kind == cudaObjects {
+				return true
+			}
+		}
+		return false
+	}
 	for _, t := range all {
-		if !t.srcs.hasCU && !t.srcs.unread {
+		if !t.srcs.hasCU && !t.srcs.unread && !(t.kind == cudaLibrary && linksObjects(t)) {
 			t.problemAt(t.attr("srcs"), "srcs", "holds no .cu source, and rules_gpu's "+t.kind+" compiles at least one",
 				"make a target of headers alone a cc_library")
 		}
