@@ -82,8 +82,10 @@ def _objects_of_deps(ctx, label, rdc, compiler, chips):
     return {c: depset(transitive = d).to_list() for c, d in by_chip.items()}, objects, []
 
 def _cuda_impl(ctx, objects_only):
-    """cuda_library, and cuda_objects (objects_only): the same compiles; the objects of cuda_objects
-    with rdc are device-linked by the cuda_library that depends on them, not by their own target."""
+    """The implementation of cuda_library, and of cuda_objects (objects_only).
+
+    The same compiles; a cuda_objects' are linked by the target that depends on it, not by its own.
+    """
     gctx = gpu_context(ctx)
     label = gctx.label
     srcs = ctx.files.srcs
@@ -145,6 +147,8 @@ def _cuda_impl(ctx, objects_only):
     validation = []
     generated = []
     deferred = None  # cuda_objects: what the target that depends on it links, as its rdc says
+    rdc_objects = []  # cuda_objects: its host objects as relocatable device code
+    plain = []  # cuda_objects: its host objects, each with its source's fatbin
     if objects_only:
         # rules_cuda's cuda_objects: compiled both ways, and not linked here; the target that
         # depends on it links one or the other (Bazel runs the actions of that one only). With
@@ -155,7 +159,6 @@ def _cuda_impl(ctx, objects_only):
         all_chips = rsettings.chips + [c for c in rsettings.ptx if c not in rsettings.chips]
         reloc = plan_relocatable(gctx, name = name, srcs = srcs, chips = all_chips, opts = rsettings.opts)
         rdc_objects = [host(src, None, ".rdc") for src in srcs]
-        plain = []
         plain_validation = []
         for src in srcs:
             mod_name = "%s_cu/%s" % (name, source_stem(src))
