@@ -80,6 +80,9 @@ const (
 	// kindCcLibrary is indexed (its hdrs resolve includes); generated only for the headers that
 	// several programs of a package include.
 	kindCcLibrary = "cc_library"
+	// kindCudaObjects (rules_cuda's, and rules_gpu's) is indexed (its hdrs resolve includes); never
+	// generated or edited.
+	kindCudaObjects = "cuda_objects"
 )
 
 // gpuLang is the extension. One is made for each gazelle run.
@@ -143,6 +146,9 @@ func (*gpuLang) Kinds() map[string]rule.KindInfo {
 			NonEmptyAttrs:  map[string]bool{"srcs": true},
 			MergeableAttrs: map[string]bool{"srcs": true},
 			ResolveAttrs:   map[string]bool{"deps": true},
+		},
+		kindCudaObjects: {
+			NonEmptyAttrs: map[string]bool{"srcs": true},
 		},
 		kindCcLibrary: {
 			NonEmptyAttrs:  map[string]bool{"hdrs": true},

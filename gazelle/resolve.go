@@ -24,14 +24,14 @@ type cudaImports struct {
 	roots    []string        // its includes attribute, from the repository root
 }
 
-// Imports indexes the headers a cuda_library or a cc_library provides (its hdrs and textual_hdrs,
+// Imports indexes the headers a cuda_library, cuda_objects or cc_library provides (its hdrs and textual_hdrs,
 // files of its package or, by label, of another package; a glob() of them evaluated over the
 // package's files, attrEntries), under every path an #include may name
 // them by: from the repository root (kernels/vec.cuh), and from each of the rule's include
 // directories (includes), or by the virtual path strip_include_prefix and include_prefix give a
 // cc_library's headers.
 func (*gpuLang) Imports(c *config.Config, r *rule.Rule, f *rule.File) []resolve.ImportSpec {
-	if r.Kind() != kindCudaLibrary && r.Kind() != kindCcLibrary {
+	if r.Kind() != kindCudaLibrary && r.Kind() != kindCcLibrary && r.Kind() != kindCudaObjects {
 		return nil
 	}
 	var specs []resolve.ImportSpec

@@ -8,7 +8,7 @@ import (
 	"github.com/bazelbuild/bazel-gazelle/rule"
 )
 
-// Imports: the paths an #include may name each header of a cc_library or cuda_library by.
+// Imports: the paths an #include may name each header of a cc_library, cuda_library or cuda_objects by.
 func TestImports(t *testing.T) {
 	for _, tc := range []struct {
 		name, pkg, build string
@@ -27,6 +27,7 @@ func TestImports(t *testing.T) {
 			[]string{"lib/include/a.h", "v1/a.h"}},
 		{"include_prefix alone", "lib", `cc_library(name = "l", hdrs = ["a.h"], include_prefix = "lib2")`, []string{"lib/a.h", "lib2/a.h"}},
 		{"a cuda_library", "k", `cuda_library(name = "k", srcs = ["k.cu"], hdrs = ["k.cuh"], includes = ["."])`, []string{"k/k.cuh", "k.cuh"}},
+		{"a cuda_objects", "k", `cuda_objects(name = "o", srcs = ["o.cu"], hdrs = ["o.cuh"])`, []string{"k/o.cuh"}},
 		{"the root package", "", `cuda_library(name = "k", srcs = ["k.cu"], hdrs = ["k.cuh"])`, []string{"k.cuh"}},
 		{"other kinds provide nothing", "k", `gpu_module(name = "m", srcs = ["m.cu"], hdrs = ["m.cuh"])`, nil},
 	} {

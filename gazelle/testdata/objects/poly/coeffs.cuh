@@ -1,0 +1,2 @@
+#pragma once
+__device__ float poly_eval(float x);
