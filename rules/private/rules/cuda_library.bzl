@@ -59,14 +59,13 @@ def _openmp(ctx, nvcc):
         fail("%s: %s asks for OpenMP: %s" % (display_label(ctx.label), wants[0], info.missing))
     return info.cc_info.linking_context
 
-def _objects_of_deps(ctx, label, rdc, compiler, chips):
-    """What the `cuda_objects` in deps give a target, as rdc says: (dict chip -> list of File, objects, validation).
+def _objects_of_deps(infos, label, rdc, compiler, chips):
+    """What the `cuda_objects` in deps (their `infos`) give a target, as rdc says: (dict chip -> list of File, objects, validation).
 
     With rdc, each chip's relocatable device code (checked here: the same compiler, every chip of
     `chips`) and the host objects that ask to be registered with the target's fatbin; without, the
     host objects that carry their own fatbins, and the runs-on checks of those.
     """
-    infos = [d[CudaObjectsInfo] for d in ctx.attr.deps if CudaObjectsInfo in d]
     if not rdc:
         return {}, depset(transitive = [i.objects for i in infos]).to_list(), depset(transitive = [i.validation for i in infos]).to_list()
     by_chip = {}
@@ -91,7 +90,8 @@ def _cuda_impl(ctx, objects_only):
     srcs = ctx.files.srcs
     fmt = ctx.attr.format
     rdc = False if objects_only else ctx.attr.rdc
-    if not [s for s in srcs if kind_of(s) == "cuda"] and not [d for d in ctx.attr.deps if CudaObjectsInfo in d]:
+    infos = [d[CudaObjectsInfo] for d in ctx.attr.deps if CudaObjectsInfo in d]
+    if not [s for s in srcs if kind_of(s) == "cuda"] and not infos:
         fail("%s: srcs holds no .cu source, and no dep is a cuda_objects; a cuda_library compiles CUDA C++ with its host code, or links cuda_objects (headers alone go in a cc_library, device code alone in a gpu_module)" % label)
     ir = [s for s in srcs if kind_of(s) != "cuda"]
     if ir and not rdc:
@@ -141,6 +141,22 @@ def _cuda_impl(ctx, objects_only):
         emit_host_compile(gctx, src = src, out = obj, fatbin = fatbin, project = project, host_copts = host_copts, opt = opt, toolchain_flags = host_flags, nvcc = nvcc)
         return obj
 
+    def own_modules():
+        """Builds each source as its own module, as nvcc compiles it.
+
+        Each has its per-chip actions and fatbin, carried and registered by its own host object.
+        Returns a struct of lists: fatbins, per_chip (files), objects, validation.
+        """
+        mods = struct(fatbins = [], per_chip = [], objects = [], validation = [])
+        for src in srcs:
+            mod_name = "%s_cu/%s" % (name, source_stem(src))
+            built, fatbin = module(mod_name, [src])
+            mods.fatbins.append(fatbin)
+            mods.per_chip.extend(built.files_by_chip.values())
+            mods.objects.append(host(src, fatbin))
+            mods.validation.extend(emit_runs_on(ctx, gctx, name = mod_name, files = [fatbin]))
+        return mods
+
     objects = []
     fatbins = []
     per_chip = []
@@ -159,21 +175,16 @@ def _cuda_impl(ctx, objects_only):
         all_chips = rsettings.chips + [c for c in rsettings.ptx if c not in rsettings.chips]
         reloc = plan_relocatable(gctx, name = name, srcs = srcs, chips = all_chips, opts = rsettings.opts)
         rdc_objects = [host(src, None, ".rdc") for src in srcs]
-        plain_validation = []
-        for src in srcs:
-            mod_name = "%s_cu/%s" % (name, source_stem(src))
-            built, fatbin = module(mod_name, [src])
-            fatbins.append(fatbin)
-            plain.append(host(src, fatbin))
-            plain_validation += emit_runs_on(ctx, gctx, name = mod_name, files = [fatbin])
-        infos = [d[CudaObjectsInfo] for d in ctx.attr.deps if CudaObjectsInfo in d]
+        mods = own_modules()
+        fatbins += mods.fatbins
+        plain = mods.objects
         deferred = CudaObjectsInfo(
             compiler = rsettings.opts.compiler,
             label = ctx.label,
             objects = depset(plain, transitive = [i.objects for i in infos]),
             rdc_by_chip = {c: depset(reloc[c], transitive = [i.rdc_by_chip[c] for i in infos if c in i.rdc_by_chip]) for c in all_chips},
             rdc_objects = depset(rdc_objects, transitive = [i.rdc_objects for i in infos]),
-            validation = depset(plain_validation, transitive = [i.validation for i in infos]),
+            validation = depset(mods.validation, transitive = [i.validation for i in infos]),
         )
         for files in reloc.values():
             per_chip += files
@@ -182,7 +193,7 @@ def _cuda_impl(ctx, objects_only):
         # ask to be registered by their module ids, and one generated source registers the
         # device-linked fatbin for all of them.
         all_chips = settings.chips + [c for c in settings.ptx if c not in settings.chips]
-        rdc_deps, dep_objects, _ = _objects_of_deps(ctx, label, rdc, settings.opts.compiler, all_chips)
+        rdc_deps, dep_objects, _ = _objects_of_deps(infos, label, rdc, settings.opts.compiler, all_chips)
         built, fatbin = module(name, srcs, rdc_deps)
         fatbins.append(fatbin)
         per_chip += built.files_by_chip.values()
@@ -194,17 +205,13 @@ def _cuda_impl(ctx, objects_only):
         generated.append(register)
         validation += emit_runs_on(ctx, gctx, name = name, files = [fatbin])
     else:
-        _, objects, validation = _objects_of_deps(ctx, label, rdc, settings.opts.compiler, [])
-
-        # Each source is its own module, as nvcc compiles it: its own per-chip actions and fatbin,
-        # carried and registered by its own host object.
-        for src in srcs:
-            mod_name = "%s_cu/%s" % (name, source_stem(src))
-            built, fatbin = module(mod_name, [src])
-            fatbins.append(fatbin)
-            per_chip += built.files_by_chip.values()
-            objects.append(host(src, fatbin))
-            validation += emit_runs_on(ctx, gctx, name = mod_name, files = [fatbin])
+        # The deps' cuda_objects in their plain form, and each source its own module.
+        _, objects, validation = _objects_of_deps(infos, label, rdc, settings.opts.compiler, [])
+        mods = own_modules()
+        fatbins += mods.fatbins
+        per_chip += mods.per_chip
+        objects += mods.objects
+        validation += mods.validation
 
     deps = [dep[CcInfo] for dep in ctx.attr.deps]
     compilation_context, compiled = cc_common.compile(

@@ -268,7 +268,7 @@ func stillUsesRulesCuda(r *repository, changes []Change) (bool, error) {
 		data, ok := changed[rel]
 		if !ok {
 			var err error
-			if data, err = os.ReadFile(filepath.Join(r.root, filepath.FromSlash(rel))); errors.Is(err, fs.ErrNotExist) {
+			if data, err = r.read(rel); errors.Is(err, fs.ErrNotExist) {
 				continue
 			} else if err != nil {
 				return false, err

@@ -266,14 +266,14 @@ func migrateModule(r *repository, used bool) (change *Change, notes, untranslate
 				line := start(stmt).Line
 				notes = append(notes, Item{File: r.module, Line: line, What: what, Why: "removed: nothing in the repository uses rules_cuda now"})
 				edited = true
-				for n := range proxies {
-					delete(names, n)
-				}
 				continue
 			}
 			keep = append(keep, stmt)
 		}
 		f.Stmt = keep
+		for n := range proxies {
+			delete(names, n) // free for rules_gpu's proxies
+		}
 	}
 	if !hasGPU {
 		free := func(name string) string {
