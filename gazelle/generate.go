@@ -75,7 +75,10 @@ type library struct {
 	name       string
 	existing   *rule.Rule // nil for a new one
 	srcs, hdrs []string
-	roots      []string // its include directories, from the repository root
+	// textual are its textual_hdrs: the package's .cu files that another file includes
+	// (#include "impl.cu"), which are not compiled on their own.
+	textual []string
+	roots   []string // its include directories, from the repository root
 	// kind is kindCudaLibrary; kindCudaBinary or kindCudaTest for a program (a source with main()); kindCcLibrary
 	// for the headers that several programs of the package include (sharedHeaders).
 	kind string
@@ -194,7 +197,8 @@ func (p *pkg) refreshExisting() {
 			if !ok1 || !ok2 {
 				continue
 			}
-			lib := &library{name: r.Name(), existing: r, srcs: p.present(srcs), hdrs: p.present(hdrs), kind: kind}
+			textual, _ := literalStrings(r, "textual_hdrs")
+			lib := &library{name: r.Name(), existing: r, srcs: p.present(srcs), hdrs: p.present(hdrs), textual: p.present(textual), kind: kind}
 			includes, _ := literalStrings(r, "includes")
 			for _, inc := range includes {
 				lib.roots = append(lib.roots, path.Join(p.args.Rel, inc))
@@ -267,13 +271,16 @@ func (p *pkg) cudaLibraries() {
 			pkgLib = lib
 		}
 	}
+	included := p.includedCu()
 	for _, f := range p.unlisted(".cu") {
 		stem := strings.TrimSuffix(f, ".cu")
 		switch {
+		case included[f]:
+			continue // a textual header of the library that includes it (below)
 		case p.hasMain(f):
 			// A program: rules_cuda's cuda_binary, its source alone (its library's, and its own
 			// headers, it reaches through includes).
-			name := p.newName(stem, stem+"_bin")
+			var name string
 			if p.gc.programKind == kindCudaTest {
 				// Named as gpu_test's are: FILE_test, unless the file's name says test already.
 				n := stem
@@ -281,6 +288,8 @@ func (p *pkg) cudaLibraries() {
 					n += "_test"
 				}
 				name = p.newName(n, stem+"_cuda_test")
+			} else {
+				name = p.newName(stem, stem+"_bin")
 			}
 			p.libs = append(p.libs, &library{name: name, srcs: []string{f}, kind: p.gc.programKind})
 		case p.gc.perFile:
@@ -302,8 +311,9 @@ func (p *pkg) cudaLibraries() {
 		pkgLib = nil
 	}
 	// Headers: a .cuh goes to the library of the .cu of the same name, else the package's
-	// library, else the first library that includes it; another header only when a library
-	// includes it. Each header's includes may reach more, so until nothing changes.
+	// library, else the first library that includes it; another header (and an included .cu,
+	// as a textual header) only when a library includes it. Each header's includes may reach
+	// more, so until nothing changes.
 	assigned := map[string]bool{}
 	for changed := true; changed; {
 		changed = false
@@ -313,8 +323,8 @@ func (p *pkg) cudaLibraries() {
 				reach[f] = append(reach[f], lib)
 			}
 		}
-		for _, h := range p.unlisted(keys(headerExts)...) {
-			if assigned[h] || path.Ext(h) != ".cuh" && len(reach[h]) == 0 {
+		for _, h := range append(p.unlisted(keys(headerExts)...), sortedKeys(included)...) {
+			if assigned[h] || p.owner[h] != nil || path.Ext(h) != ".cuh" && len(reach[h]) == 0 {
 				continue
 			}
 			var to *library
@@ -336,6 +346,12 @@ func (p *pkg) cudaLibraries() {
 				to = p.sharedHeaders()
 			}
 			switch {
+			case to != nil && path.Ext(h) == ".cu":
+				if to.kind == kindCcBinary {
+					to = p.sharedHeaders() // cc_binary has no textual_hdrs
+				}
+				to.textual = append(to.textual, h)
+				assigned[h], changed = true, true
 			case to != nil && to.kind == kindCcBinary:
 				to.srcs = append(to.srcs, h) // cc_binary has no hdrs: its own headers are srcs
 				assigned[h], changed = true, true
@@ -379,11 +395,33 @@ func (p *pkg) hasMain(f string) bool {
 	return err == nil && mainFunc.Match(src)
 }
 
+// includedCu are the package's .cu files that another file of the package includes with a quoted
+// include (#include "impl.cu"): textual headers, never compiled on their own (compiled alone too,
+// their definitions would be defined twice).
+func (p *pkg) includedCu() map[string]bool {
+	out := map[string]bool{}
+	for f := range p.files {
+		ext := path.Ext(f)
+		if ext != ".cu" && !headerExts[ext] && !cppSources[ext] {
+			continue
+		}
+		for _, in := range p.read(f) {
+			if !in.Quoted || path.Ext(in.Path) != ".cu" {
+				continue
+			}
+			if c := path.Join(path.Dir(f), in.Path); c != f && p.files[c] {
+				out[c] = true
+			}
+		}
+	}
+	return out
+}
+
 // reached are the package's files that a library's sources and headers include, directly or
 // through each other, with the library's own.
 func (p *pkg) reached(lib *library) map[string]bool {
 	seen := map[string]bool{}
-	todo := append(append([]string{}, lib.srcs...), lib.hdrs...)
+	todo := slices.Concat(lib.srcs, lib.hdrs, lib.textual)
 	for len(todo) > 0 {
 		f := p.fileOf(todo[0])
 		todo = todo[1:]
@@ -552,16 +590,28 @@ func (p *pkg) result() language.GenerateResult {
 		if len(lib.hdrs) > 0 {
 			r.SetAttr("hdrs", sorted(lib.hdrs))
 		}
-		if lib.existing == nil {
-			p.setDefaults(r)
+		if len(lib.textual) > 0 {
+			r.SetAttr("textual_hdrs", sorted(lib.textual))
 		}
 		// The includes to resolve are those of its own sources and headers; a header of the
 		// package that is another rule's is resolved to that rule.
 		imps := &cudaImports{own: map[string]bool{}, roots: lib.roots}
-		for _, e := range sorted(append(append([]string{}, lib.srcs...), lib.hdrs...)) {
+		openmp := false
+		for _, e := range sorted(slices.Concat(lib.srcs, lib.hdrs, lib.textual)) {
 			if f := p.fileOf(e); f != "" && !imps.own[path.Join(p.args.Rel, f)] {
 				imps.own[path.Join(p.args.Rel, f)] = true
+				for _, in := range p.read(f) {
+					openmp = openmp || !in.Quoted && in.Path == "omp.h"
+				}
 				imps.includes = append(imps.includes, p.read(f)...)
+			}
+		}
+		if lib.existing == nil {
+			p.setDefaults(r)
+			if openmp && lib.kind != kindCcLibrary && lib.kind != kindCcBinary {
+				// OpenMP host code: clang's option, or with nvcc its host compiler's; the
+				// library then links the OpenMP runtime (docs/cuda.md).
+				r.SetAttr("host_copts", []string{"-fopenmp"})
 			}
 		}
 		res.Gen = append(res.Gen, r)
@@ -610,6 +660,12 @@ func sorted(list []string) []string {
 	out := slices.Clone(list)
 	sort.Strings(out)
 	return slices.Compact(out)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := keys(m)
+	sort.Strings(out)
+	return out
 }
 
 func keys(m map[string]bool) []string {

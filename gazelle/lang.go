@@ -117,17 +117,17 @@ func (*gpuLang) Kinds() map[string]rule.KindInfo {
 	return map[string]rule.KindInfo{
 		kindCudaLibrary: {
 			NonEmptyAttrs:  map[string]bool{"srcs": true},
-			MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true},
+			MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true, "textual_hdrs": true},
 			ResolveAttrs:   map[string]bool{"deps": true},
 		},
 		kindCudaBinary: {
 			NonEmptyAttrs:  map[string]bool{"srcs": true},
-			MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true},
+			MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true, "textual_hdrs": true},
 			ResolveAttrs:   map[string]bool{"deps": true},
 		},
 		kindCudaTest: {
 			NonEmptyAttrs:  map[string]bool{"srcs": true},
-			MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true},
+			MergeableAttrs: map[string]bool{"srcs": true, "hdrs": true, "textual_hdrs": true},
 			ResolveAttrs:   map[string]bool{"deps": true},
 		},
 		kindModule: {
@@ -152,7 +152,7 @@ func (*gpuLang) Kinds() map[string]rule.KindInfo {
 		},
 		kindCcLibrary: {
 			NonEmptyAttrs:  map[string]bool{"hdrs": true},
-			MergeableAttrs: map[string]bool{"hdrs": true},
+			MergeableAttrs: map[string]bool{"hdrs": true, "textual_hdrs": true},
 			ResolveAttrs:   map[string]bool{"deps": true},
 		},
 	}

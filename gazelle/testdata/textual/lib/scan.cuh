@@ -1,0 +1,2 @@
+#pragma once
+void scan(const int *in, int *out, int n);
