@@ -103,6 +103,21 @@ func flagAliases(lines []string) map[string]string {
 	return aliases
 }
 
+// aliasUses are the aliases of rules_cuda flags (aliases) that a token of the .bazelrc uses
+// (--cuda_copts=..., --noenable_cuda), beside defining them.
+func aliasUses(lines []string, aliases map[string]string) map[string]bool {
+	used := map[string]bool{}
+	for _, line := range lines {
+		body := strings.TrimRight(line, "\r\n")
+		for _, sp := range tokenSpans(body) {
+			if f, ok := parseCudaFlag(body[sp[0]:sp[1]], aliases); ok && !f.define && f.alias != "" {
+				used[f.alias] = true
+			}
+		}
+	}
+	return used
+}
+
 // parseCudaFlag reads tok as a rules_cuda flag, an alias of one (aliases), or an alias's definition.
 func parseCudaFlag(tok string, aliases map[string]string) (cudaFlag, bool) {
 	if m := flagAlias.FindStringSubmatch(tok); m != nil {
@@ -161,6 +176,7 @@ func migrateBazelrc(r *repository) (bazelrcResult, error) {
 		command string
 	}
 	aliases := flagAliases(lines)
+	used := aliasUses(lines, aliases)
 	command, continued := "", false
 	for i, line := range lines {
 		body := strings.TrimRight(line, "\r\n")
@@ -181,7 +197,8 @@ func migrateBazelrc(r *repository) (bazelrcResult, error) {
 		}
 		// Replace tokens from the last, so that the spans before stay valid; the line's items are
 		// listed from the first.
-		var lineItems []Item
+		var lineItems, lineNotes []Item
+		removed := false
 		for j := len(spans) - 1; j >= first; j-- {
 			tok := body[spans[j][0]:spans[j][1]]
 			plainLine := !strings.Contains(command, ":") && (command == "build" || command == "common")
@@ -209,6 +226,15 @@ func migrateBazelrc(r *repository) (bazelrcResult, error) {
 					continue
 				}
 				at.What = "flag " + tok
+				if !used[f.alias] {
+					// An alias nothing in .bazelrc uses (rules_cuda's examples define five):
+					// removed, so that no line refers to rules_cuda.
+					replace("")
+					removed = true
+					at.Why = "removed: it aliases a rules_cuda flag that has no rules_gpu equivalent, and no line uses it; where a command line used --" + f.alias + ": " + flagFixes[f.name]
+					lineNotes = append(lineNotes, at)
+					continue
+				}
 				at.Why = "aliases a rules_cuda flag that has no rules_gpu equivalent"
 				at.Fix = flagFixes[f.name] + "; remove the alias and its uses"
 				lineItems = append(lineItems, at)
@@ -265,7 +291,13 @@ func migrateBazelrc(r *repository) (bazelrcResult, error) {
 			replace("--" + flag + "=" + strings.Join(attrs.Chips, ","))
 		}
 		slices.Reverse(lineItems)
+		slices.Reverse(lineNotes)
 		res.untranslated = append(res.untranslated, lineItems...)
+		res.notes = append(res.notes, lineNotes...)
+		if removed && !wasContinued && !continued && len(tokenSpans(body)) == 1 {
+			lines[i] = "" // only the command is left: the line goes
+			continue
+		}
 		lines[i] = body + line[len(strings.TrimRight(line, "\r\n")):]
 	}
 	if plain.found && !plain.attrs.Default() {

@@ -37,6 +37,8 @@
 //     (@rules_gpu//cuda:cublas, :cccl, :runtime: tools/cudalib's table); one with no such library
 //     (nvml, npp, ...) is listed. rules_cuda's @rules_cuda//cuda:is_enabled and :enable become
 //     @rules_gpu//gpu:is_enabled and :enable; requires_cuda is loaded from rules_gpu, which has it.
+//     Both kinds of label are translated in .bzl files too (a macro's select on
+//     @rules_cuda//cuda:is_enabled, as rules_cuda's if_cuda example writes it).
 //   - The root .bazelrc's --@rules_cuda//cuda:archs=ARCHS (after build, common, test, ..., with or
 //     without :config) becomes --@rules_gpu//gpu:chips=CHIPS (see ParseArchs and Archs.Attrs). When
 //     the archs' fatbin is not rules_gpu's default (cubins only, PTX only, or PTX for other chips than
@@ -161,7 +163,7 @@ func (r *Result) WriteReport(w io.Writer) error {
 }
 
 // compilerNote says which compiler the translated targets get, and how to have nvcc's.
-const compilerNote = `of this and every other target translated is clang, rules_gpu's default, where rules_cuda's is nvcc: clang builds faster and relocatable device code needs it; where clang rejects code written for nvcc, set compiler = "nvcc" on its target, and nvcc compiles its device and host side (docs/cuda.md#clang-or-nvcc)`
+const compilerNote = `of this and every other target translated is clang, rules_gpu's default, where rules_cuda's is nvcc: clang builds faster; where clang rejects code written for nvcc, set compiler = "nvcc" on its target, and nvcc compiles its device and host side (docs/cuda.md#clang-or-nvcc)`
 
 // Migrate rewrites the repository whose root is root from rules_cuda to rules_gpu, as the package
 // documentation says, and returns what it changed and what it could not translate. It writes the
@@ -199,6 +201,13 @@ func Migrate(root string, opts Options) (*Result, error) {
 	changes = append(changes, b.changes...)
 	res.Notes = append(res.Notes, b.notes...)
 	res.Untranslated = append(res.Untranslated, b.untranslated...)
+	bzl, err := migrateBzlFiles(repo)
+	if err != nil {
+		return nil, err
+	}
+	changes = append(changes, bzl.changes...)
+	res.Notes = append(res.Notes, bzl.notes...)
+	res.Untranslated = append(res.Untranslated, bzl.untranslated...)
 	if t := b.first; t != nil {
 		// Said once, at the first target translated: the compiler is the one default that changes.
 		res.Notes = append(res.Notes, Item{File: t.f.rel, Line: t.line, Target: t.label(), What: "compiler", Why: compilerNote})

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -73,4 +74,29 @@ func (f *buildFile) toolkitLabels() (edited bool) {
 		})
 	}
 	return edited
+}
+
+// migrateBzlFiles rewrites the labels toolkitLabels rewrites in the repository's .bzl files, whose
+// macros name them too (a select on @rules_cuda//cuda:is_enabled, a dependency on
+// @local_cuda//:cublas); their loads of rules_cuda are scanOthers' to list.
+func migrateBzlFiles(r *repository) (buildResult, error) {
+	var res buildResult
+	for _, rel := range r.bzls {
+		data, err := r.read(rel)
+		if err != nil {
+			return res, err
+		}
+		ast, err := build.ParseBzl(rel, data)
+		if err != nil {
+			return res, err
+		}
+		f := &buildFile{rel: rel, orig: data, ast: ast}
+		edited := f.toolkitLabels()
+		res.notes = append(res.notes, f.notes...)
+		res.untranslated = append(res.untranslated, f.items...)
+		if out := build.Format(ast); edited && !bytes.Equal(out, data) {
+			res.changes = append(res.changes, Change{Path: rel, Old: data, New: out})
+		}
+	}
+	return res, nil
 }
