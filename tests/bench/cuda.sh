@@ -1,39 +1,56 @@
 #!/usr/bin/env bash
-# cuda.sh [REPEATS] — rules_gpu against nvcc on the same CUDA C++ project, in one run: the example
-# project examples/cuda and its test program //examples/cuda:cuda_test (every .cu of it; poly's as
-# relocatable device code), for the same chips (sm_80 and sm_90 cubins + sm_80 PTX) with the same
-# CUDA toolkit, built
+# cuda.sh [REPEATS] [PROJECT] — rules_gpu against nvcc on the same CUDA C++ project, in one run, for
+# the same chips (sm_80 and sm_90 cubins + sm_80 PTX) with the same CUDA toolkit. PROJECT is
+#   cuda          (the default) the example project examples/cuda and its test program
+#                 //examples/cuda:cuda_test (every .cu of it; poly's as relocatable device code,
+#                 clang's and nvcc's), or
+#   nvcc_project  examples/nvcc_project, written for nvcc, whose targets gazelle writes with
+#                 compiler = "nvcc": //examples/nvcc_project:app_test, nvcc end to end against
+#                 nvcc + make (OpenMP, static cuBLAS, a .cu included by another),
+# built
 #   - by rules_gpu under Bazel, in a copy of this checkout with its own output root (the helper,
 #     gpubuild, stays built from one build to the next, as in a developer's repository), and
-#   - by tests/bench/cuda/Makefile: one `nvcc -c` per source with both -gencode, poly with -rdc=true
-#     and `nvcc -dlink`, linked by nvcc with the static CUDA runtime; make -j$(nproc), and the same
-#     with nvcc --threads $(nproc). The script first checks that the Makefile builds the sources
-#     Bazel does, each the same way (rdc or not).
+#   - by tests/bench/PROJECT/Makefile: one `nvcc -c` per source with both -gencode (cuda: poly with
+#     -rdc=true and `nvcc -dlink`), linked by nvcc with the static CUDA runtime; make -j$(nproc), and
+#     the same with nvcc --threads $(nproc). The script first checks that the Makefile builds the
+#     sources Bazel does, each the same way (rdc, its own module, or included by another).
 # REPEATS (default 3) of: a clean build (every action of the project's sources re-runs: see stamp
-# below), editing axpy.cu (a module of its own) and rebuilding, editing poly/apply.cu (relocatable
-# device code) and rebuilding, and rebuilding with nothing changed; wall times, Bazel's critical
+# below), editing one .cu and rebuilding, editing another and rebuilding (cuda: axpy.cu, a module
+# of its own, and poly/apply.cu, relocatable device code; nvcc_project: stats.cu, the library, and
+# app_test.cu, the program), and rebuilding with nothing changed; wall times, Bazel's critical
 # path, and the actions each build ran (Bazel's execution log; the commands make ran). Then the size
 # of both linked test programs and of the device code in them. Prints a Markdown report
 # (docs/benchmarks.md keeps one). Runs inside the build environment:
-#   env/env.sh run tests/bench/cuda.sh 3
+#   env/env.sh run tests/bench/cuda.sh 3 [nvcc_project]
 set -uo pipefail
-repeats=${1:-3}
+repeats=${1:-3} project=${2:-cuda}
+# Each project: its directory, the test program, and the two edits (FILE:WHAT).
+case $project in
+  cuda) ex_rel=examples/cuda prog=cuda_test edits=("axpy.cu:its own module" "poly/apply.cu:rdc") ;;
+  nvcc_project) ex_rel=examples/nvcc_project prog=app_test edits=("stats.cu:the library, nvcc end to end" "app_test.cu:the program, nvcc end to end") ;;
+  *) echo "usage: cuda.sh [REPEATS] [cuda|nvcc_project]" >&2; exit 2 ;;
+esac
 # shellcheck source=tests/userrepo.sh
 . "$(dirname "$0")/../userrepo.sh"
 # shellcheck source=tests/bench/stats.sh
 . "$(dirname "$0")/stats.sh"
 user_checkout "${BENCH_CUDA_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_bench_cuda}" || exit 1
+edit_file() { echo "${edits[$1]%%:*}"; }
 # The workspace is the checkout itself, with its own MODULE.bazel and .bazelrc (nbazel builds in $ws).
 ws=$repo
 out=$root/out
-ex=$repo/examples/cuda
-target=//examples/cuda:cuda_test
+ex=$repo/$ex_rel
+target=//$ex_rel:$prog
 rm -rf "$out"; mkdir -p "$out"
-mk() { make -C "$repo/tests/bench/cuda" ROOT="$repo" "$@"; }
-# The project's CUDA sources as Bazel sees them (rdc or each its own module) must be the Makefile's.
-cu() { nbazel cquery "filter('\.cu\$', $1)" --output=label 2>"$out/cquery.log" | sed 's/ (null)$//; s|^//examples/cuda:||' | sort; }
-all=$(cu "kind('source file', deps($target))") && rdc=$(cu "labels(srcs, attr(rdc, 1, deps($target)))") || { cat "$out/cquery.log"; exit 1; }
-want=$(comm -23 <(echo "$all") <(echo "$rdc") | sed 's/^/whole /'; sed 's/^/rdc /' <<<"$rdc")
+mk() { make -C "$repo/tests/bench/$project" ROOT="$repo" "$@"; }
+# The project's CUDA sources as Bazel sees them (rdc, each its own module, or included by another)
+# must be the Makefile's.
+cu() { nbazel cquery "filter('\.cu\$', $1)" --output=label 2>"$out/cquery.log" | sed 's/ (null)$//; s|^//'"$ex_rel"':||' | sort; }
+every=$(cu "kind('source file', deps($target))") && rdc=$(cu "labels(srcs, attr(rdc, 1, deps($target)))") &&
+  textual=$(cu "labels(textual_hdrs, attr(textual_hdrs, '.', deps($target)))") || { cat "$out/cquery.log"; exit 1; }
+all=$(comm -23 <(echo "$every") <(echo "$textual"))
+want=$(comm -23 <(echo "$all") <(echo "$rdc") | sed 's/^/whole /'; sed 's/^/rdc /' <<<"$rdc"; sed 's/^/textual /' <<<"$textual")
+want=$(grep -v '^[a-z]* $' <<<"$want")
 if [ "$(sort <<<"$want")" != "$(mk -s sources | sort)" ]; then
   diff <(sort <<<"$want") <(mk -s sources | sort)
   echo "cuda.sh: the sources of $target (<, Bazel) are not the Makefile's (>): update tests/bench/cuda/Makefile" >&2
@@ -80,14 +97,14 @@ build() {
   a="rules_gpu: $(ran "$out/exec.json"); make: $(made "$out/make.log")"
   grep -qxF "$a" "$out/acts_$1" 2>/dev/null || echo "$a" >>"$out/acts_$1"
 }
-steps=(clean axpy apply noop)
+steps=(clean edit1 edit2 noop)
 for st in "${steps[@]}"; do eval "t_bazel_$st=() t_make_$st=() t_maket_$st=() cp_$st=()"; done
 for r in $(seq "$repeats"); do
   for f in "${srcs[@]}"; do stamp "$f"; done
   mk clean "${nv[@]}" >/dev/null; mk clean "${nvt[@]}" >/dev/null
   build clean
-  stamp axpy.cu; build axpy
-  stamp poly/apply.cu; build apply
+  stamp "$(edit_file 0)"; build edit1
+  stamp "$(edit_file 1)"; build edit2
   build noop
 done
 acts() { sed 's/$/<br>/' "$out/acts_$1" | tr -d '\n' | sed 's/<br>$//'; }
@@ -99,7 +116,7 @@ row() {
 }
 
 # The linked programs and their device code (every cubin and PTX cuobjdump finds in them).
-bin_rg=$(readlink -f "$ws/bazel-bin/examples/cuda/cuda_test") bin_nv=$out/nvcc/cuda_test
+bin_rg=$(readlink -f "$ws/bazel-bin/$ex_rel/$prog") bin_nv=$out/nvcc/$prog
 sizes() {
   local d=$out/x.$2 sec
   rm -rf "$d"; mkdir -p "$d"
@@ -109,7 +126,7 @@ sizes() {
   printf '%s | %s | %s | %s cubins, %s bytes | %s PTX, %s bytes | %s' "$(stat -c %s "$1")" "$(stat -c %s "$d.stripped")" "$sec" \
     "$(find "$d" -name '*.cubin' | wc -l)" "$(find "$d" -name '*.cubin' -exec cat {} + | wc -c)" \
     "$(find "$d" -name '*.ptx' | wc -l)" "$(find "$d" -name '*.ptx' -exec cat {} + | wc -c)" \
-    "$(cuobjdump -lelf -lptx "$1" | awk '{ print $NF }' | sed 's/^cuda_test\.[0-9]*\.//' | sort | uniq -c | awk '{ printf "%s%s × %s", (NR > 1 ? ", " : ""), $1, $2 }')"
+    "$(cuobjdump -lelf -lptx "$1" | awk '{ print $NF }' | sed 's/^'"$prog"'\.[0-9]*\.//' | sort | uniq -c | awk '{ printf "%s%s × %s", (NR > 1 ? ", " : ""), $1, $2 }')"
 }
 size_rg=$(sizes "$bin_rg" rg) || exit 1
 size_nv=$(sizes "$bin_nv" nv) || exit 1
@@ -118,20 +135,20 @@ for f in "${srcs[@]}"; do cp "$out/orig/$f" "$ex/$f"; done
 
 cuda=$(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')
 cat <<MD
-Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); $(bazel --version); CUDA $cuda (nvcc $(nvcc --version | sed -n 's/.*, V\([0-9.]*\)$/\1/p'), host compiler $(/usr/lib/nvidia-cuda-toolkit/bin/g++ --version | head -1)); $(clang-21 --version | head -1); $(make --version | head -1). Load average (1, 5, 15 min) before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg). Project: examples/cuda, //examples/cuda:cuda_test: $(xargs <<<"$rdc") (rdc), $(comm -23 <(echo "$all") <(echo "$rdc") | xargs); chips sm_80, sm_90 (+ sm_80 PTX). Repeats: $repeats (median, min, max).
+Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); $(bazel --version); CUDA $cuda (nvcc $(nvcc --version | sed -n 's/.*, V\([0-9.]*\)$/\1/p'), host compiler $(/usr/lib/nvidia-cuda-toolkit/bin/g++ --version | head -1)); $(clang-21 --version | head -1); $(make --version | head -1). Load average (1, 5, 15 min) before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg). Project: $ex_rel, $target: $(comm -23 <(echo "$all") <(echo "$rdc") | xargs)${rdc:+, $(xargs <<<"$rdc") (rdc)}${textual:+, $(xargs <<<"$textual") (included)}; chips sm_80, sm_90 (+ sm_80 PTX). Repeats: $repeats (median, min, max).
 
 | build of the test program | rules_gpu (Bazel) | Bazel's critical path (median) | nvcc + make -j$(nproc) | nvcc --threads $(nproc) + make -j$(nproc) | rules_gpu / nvcc |
 |---|---|---|---|---|---|
 $(row clean "clean (every source new)")
-$(row axpy "edit axpy.cu (its own module)")
-$(row apply "edit poly/apply.cu (rdc)")
+$(row edit1 "edit $(edit_file 0) (${edits[0]#*:})")
+$(row edit2 "edit $(edit_file 1) (${edits[1]#*:})")
 $(row noop "nothing changed")
 
 | build | actions run (every distinct count over the repeats) |
 |---|---|
 | clean | $(acts clean) |
-| edit axpy.cu | $(acts axpy) |
-| edit poly/apply.cu | $(acts apply) |
+| edit $(edit_file 0) | $(acts edit1) |
+| edit $(edit_file 1) | $(acts edit2) |
 | nothing changed | $(acts noop) |
 
 | linked test program | bytes | stripped | .nv_fatbin | __nv_relfatbin | cubins (cuobjdump -xelf) | PTX (cuobjdump -xptx) | images |
