@@ -34,5 +34,8 @@
 // Errors: upstream prints "'call' failed with 'CUDA_ERROR_...'" and carries on; here the first
 // failure prints the call, its arguments where they help, the driver's error name and string, and
 // for a module that does not load the images it holds, the GPU's chip and the fix, then flushes
-// stdout and exits with status 1.
+// stdout and exits with status 1. The one exception is a failed device-side assert
+// (CUDA_ERROR_ASSERT): the kernel has printed its message, and, as upstream, each failed call is
+// reported and the program carries on (MLIR's assert tests check what it prints after), its later
+// GPU calls failing with the same error.
 package mlirrt

@@ -54,7 +54,8 @@ var (
 // explained as soon as the runtime starts.
 func init() { mlirrtExplainLoadFailure() }
 
-// fail reports a failed driver call and exits (mlirrt_die).
+// fail reports a failed driver call and exits (mlirrt_die); after a failed device-side assert it
+// returns, and the wrapper returns its zero values.
 func fail(r C.CUresult, format string, args ...any) {
 	what := C.CString(fmt.Sprintf(format, args...))
 	C.mlirrt_die(what, r)

@@ -28,7 +28,9 @@ void mlirrt_set_default_device(int32_t device);
 int32_t mlirrt_default_device(void);
 
 // mlirrt_die reports "mlirrt: <what> failed with CUDA_ERROR_...: <description>", flushes stdout
-// and exits with status 1; mlirrt_die_message reports "mlirrt: <message>" likewise.
+// and exits with status 1, except after a failed device-side assert (CUDA_ERROR_ASSERT), which it
+// reports and returns from, as MLIR's runtime does; mlirrt_die_message reports "mlirrt: <message>"
+// and exits.
 void mlirrt_die(const char *what, CUresult result);
 void mlirrt_die_message(const char *message);
 

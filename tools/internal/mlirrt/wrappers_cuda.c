@@ -62,6 +62,13 @@ void mlirrt_die(const char *what, CUresult result) {
     fprintf(stderr, "mlirrt: %s failed with CUresult %d", what, (int)result);
   if (text)
     fprintf(stderr, ": %s", text);
+  if (result == CUDA_ERROR_ASSERT) {
+    // A kernel's assert failed (its message, printed by the device, is above): report it and carry
+    // on, as MLIR's runtime does; the context is unusable, so every later GPU call fails too.
+    fputs(" (a device-side assert failed; the program carries on, as with MLIR's runtime, and every later GPU call fails)\n", stderr);
+    fflush(stderr);
+    return;
+  }
   fputc('\n', stderr);
   fflush(stderr);
   // _exit, not exit: exit would run the gpu.binary's destructor, which would report again.
@@ -204,8 +211,10 @@ void mgpuModuleUnload(CUmodule module) {
   CUresult r = push("mgpuModuleUnload", what, sizeof what);
   if (r == CUDA_ERROR_DEINITIALIZED)
     return;
-  if (r != CUDA_SUCCESS)
+  if (r != CUDA_SUCCESS) {
     mlirrt_die(what, r);
+    return; // after a device-side assert: nothing was pushed, nothing to pop
+  }
   r = cuModuleUnload(module);
   if (r != CUDA_SUCCESS && r != CUDA_ERROR_DEINITIALIZED)
     mlirrt_die("mgpuModuleUnload: cuModuleUnload", r);
