@@ -57,6 +57,14 @@ def _gpu_binary_impl(ctx):
 def _shell_quote(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
+# What gpu_test's `check` runs the program with: the shell redirection of the output FileCheck reads.
+_CHECK_REDIRECTS = {
+    "combined": '>"$out" 2>&1',
+    "exit_status": "",
+    "stderr": '2>"$out"',
+    "stdout": '>"$out"',
+}
+
 def _gpu_test_impl(ctx):
     program = ctx.executable.program
     checker = ctx.executable._filecheck
@@ -71,6 +79,8 @@ def _gpu_test_impl(ctx):
             "%{checks}": ctx.file.src.short_path,
             "%{prefixes}": " ".join(["--check-prefix=" + p for p in ctx.attr.check_prefixes]),
             "%{args}": " ".join([_shell_quote(a) for a in ctx.attr.program_args]),
+            "%{check}": ctx.attr.check,
+            "%{redirect}": _CHECK_REDIRECTS[ctx.attr.check],
         },
         is_executable = True,
     )
@@ -142,6 +152,15 @@ _gpu_test = rule(
     implementation = _gpu_test_impl,
     doc = "Runs a `gpu_binary` and checks its standard output against the `// CHECK` lines of its source.",
     attrs = {
+        "check": attr.string(
+            default = "stdout",
+            values = sorted(_CHECK_REDIRECTS.keys()),
+            doc = """What the CHECK lines are matched against: `stdout` (the program's standard output, as
+`mlir-runner ... | FileCheck %s`), `stderr` (its standard error, for what the runtime reports, such as
+a failed device assert), `combined` (both, interleaved, as upstream's `2>&1 | FileCheck %s`), or
+`exit_status`: no CHECK lines, the test passes when the program exits with status 0 (upstream's
+tests that only check that a program runs).""",
+        ),
         "check_prefixes": attr.string_list(
             default = ["CHECK"],
             doc = "The FileCheck prefixes whose directives the output must match.",
@@ -164,7 +183,7 @@ _gpu_test = rule(
 )
 
 # The attributes of a test rule rather than of the program it runs.
-_TEST_ARGS = ["check_prefixes", "env", "env_inherit", "flaky", "local", "shard_count", "size", "timeout"]
+_TEST_ARGS = ["check", "check_prefixes", "env", "env_inherit", "flaky", "local", "shard_count", "size", "timeout"]
 
 def gpu_test(name, src, runs_on = [], tags = [], exec_properties = {}, visibility = None, **kwargs):
     """An MLIR GPU program run as a test: its standard output must match its source's `// CHECK` lines.
@@ -188,7 +207,8 @@ def gpu_test(name, src, runs_on = [], tags = [], exec_properties = {}, visibilit
       tags: more tags; `gpu` is added to the test.
       exec_properties: more execution properties; they win over the derived ones.
       visibility: the targets' visibility.
-      **kwargs: `gpu_binary`'s attributes (`chips`, `format`, `opt_level`, ...), `check_prefixes`,
+      **kwargs: `gpu_binary`'s attributes (`chips`, `format`, `opt_level`, ...), `check` (what the CHECK
+        lines match: `stdout`, `stderr`, `combined`, or `exit_status` alone), `check_prefixes`,
         and those of every test (`args`, `size`, `timeout`, ...).
     """
     test_kwargs = {k: kwargs.pop(k) for k in _TEST_ARGS if k in kwargs}
