@@ -41,6 +41,10 @@ cubin, e.g. `["sm_90"]`: each is one more compile action, unless it is in `chips
 compiled from that PTX). Default: the lowest of `chips`. rules_cuda's `compute_XX` codes become these
 (`gpubuild migrate`). With `format = "jit"`: one chip, the PTX that is the artifact.""",
     ),
+    "ptx_isa": attr.string(doc = """The PTX ISA version of the PTX the sources are compiled to, e.g. `"8.0"` (MLIR's
+`nvvm-attach-target` `features = "+ptx80"`, clang's `+ptx80` target feature): for instructions that
+need a newer ISA than the chip's lowest, which is the default. It must be one the CUDA toolkit's
+ptxas reads, and at least the chip's lowest. Not with nvcc, which writes its release's ISA."""),
     "ptxas_opts": attr.string_list(doc = "Extra ptxas options, e.g. `[\"-v\"]`."),
     "rdc": attr.bool(doc = """Relocatable device code: the sources (CUDA C++, LLVM IR) are linked into one module per chip,
 so that a `__device__` function or variable defined in one is usable from another, with one copy at run
@@ -195,15 +199,29 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
             debug = debug,
             compiler = compiler if has_cu else None,
             cuda = cuda_compilation(ctx) if has_cu else None,
-            pch = ctx.attr._pch[GpuPchInfo].pchs if has_cu and compiler == "clang" else None,
+            # A precompiled header holds the target features it was made with: none for another ISA.
+            pch = ctx.attr._pch[GpuPchInfo].pchs if has_cu and compiler == "clang" and not ctx.attr.ptx_isa else None,
             opt_level = 0 if debug == "full" else ctx.attr.opt_level,
             fast_math = ctx.attr.fast_math,
             ftz = ctx.attr.ftz,
             ptxas_opts = ctx.attr.ptxas_opts,
+            ptx_isa = _ptx_isa(ctx, gctx.label, compiler if has_cu else None),
             module = module,
             no_kernel_ok = no_kernel_ok,
         ),
     )
+
+def _ptx_isa(ctx, label, compiler):
+    """The `ptx_isa` attribute, checked: MAJOR.MINOR, and not with nvcc; "" when unset."""
+    isa = ctx.attr.ptx_isa
+    if not isa:
+        return ""
+    parts = isa.split(".")
+    if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+        fail("%s: ptx_isa = %r is not a PTX ISA version; fix: write MAJOR.MINOR, e.g. \"8.0\"" % (label, isa))
+    if compiler == "nvcc":
+        fail("%s: ptx_isa = %r: nvcc writes the PTX ISA of its own release; fix: leave ptx_isa out, or compile with compiler = \"clang\"" % (label, isa))
+    return isa
 
 def emit_runs_on(ctx, gctx, *, name, files, together = True):
     """The runs-on validation: an action that fails the build when `files` cannot load on a runner.

@@ -143,7 +143,7 @@ def emit_compile(gctx, *, srcs, chip, format, out, opts, origin = None, rdc = Fa
       chip: the chip, e.g. "sm_90".
       format: "offload" (LLVM bitcode), "isa" (PTX) or "bin" (cubin).
       out: the output File (for a program, the directory of its modules' files).
-      opts: a struct with opt_level, fast_math, ftz, debug ("", "lines" or "full"), ptxas_opts, module, no_kernel_ok (accept a
+      opts: a struct with opt_level, fast_math, ftz, debug ("", "lines" or "full"), ptxas_opts, ptx_isa ("" for the chip's lowest), module, no_kernel_ok (accept a
         module without kernels: cuda_library's host code may only launch others'), and for CUDA C++ sources
         compiler ("clang" or "nvcc"), cuda: the project the source is compiled in (cc.bzl's
         cuda_compilation), and pch: GpuPchInfo.pchs, the precompiled headers a compile with clang
@@ -230,6 +230,8 @@ def _compile_args(gctx, *, srcs, origin, chips, name, format, opts, program, low
         args.add("--chip", chips[0])
     args.add("--format", format)
     args.add("--toolkit", cuda.version)
+    if getattr(opts, "ptx_isa", ""):
+        args.add("--ptx", opts.ptx_isa)
     args.add("-O", str(opts.opt_level))
     if opts.fast_math:
         args.add("--fast")

@@ -30,7 +30,7 @@ def _gpu_binary_impl(ctx):
     validation = emit_runs_on(ctx, gctx, name = name, files = [built.fatbin], together = False)
 
     obj = ctx.actions.declare_file("_objs/%s/%s.pic.o" % (name, name))
-    emit_program_host(gctx, src = src, modules = built.fatbin, chip = lowest, out = obj, opt = 0 if ctx.var["COMPILATION_MODE"] == "dbg" else 2)
+    emit_program_host(gctx, src = src, modules = built.fatbin, chip = lowest, out = obj, opt = 0 if ctx.var["COMPILATION_MODE"] == "dbg" else ctx.attr.host_opt_level)
 
     cc_toolchain, features = cc_features(ctx)
     linked = cc_common.link(
@@ -97,6 +97,11 @@ _PROGRAM_ATTRS = {
         doc = """What each module of the program carries: `fatbin` (every chip's cubin and PTX for the lowest
 chip), `bin` (the cubins only: the program runs only on the chips' families) or `jit` (PTX only, which
 the driver compiles when the program loads it). The program loads each with `mgpuModuleLoad`.""",
+    ),
+    "host_opt_level": attr.int(
+        default = 2,
+        values = [0, 1, 2, 3],
+        doc = "The optimisation level of the host side's code generation (llc's `-O`, as upstream's runner takes one); 0 with `-c dbg`.",
     ),
     "linkopts": attr.string_list(doc = "Extra linker options of the program, e.g. `[\"-lm\"]`."),
     "src": attr.label(

@@ -451,3 +451,33 @@ func TestExplainMissingOpenMP(t *testing.T) {
 		}
 	}
 }
+
+// A job's PTX ISA (the rules' ptx_isa) is the .version of the PTX every kind of source compiles to,
+// in place of the chip's lowest for the toolkit; one the toolkit's ptxas cannot read is refused.
+func TestPipelinePTXISA(t *testing.T) {
+	tools := findTools(t)
+	tk := chip.Toolkit{Major: 12, Minor: 4}
+	for _, src := range []string{"testdata/saxpy.mlir", "testdata/saxpy.cu", "testdata/softplus.ll"} {
+		t.Run(filepath.Base(src), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "k.ptx")
+			job := Job{Target: "//t:k", Src: src, Out: out, Format: FormatISA, Chip: mustChip(t, "sm_80"), Toolkit: tk,
+				PTX: chip.PTX{Major: 8, Minor: 0}, Codegen: Codegen{O: 2}}
+			if err := tools.Compile(context.Background(), job); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(data, []byte("\n.version 8.0\n")) {
+				t.Errorf("the PTX is not ISA 8.0 (the sm_80 default is 7.0): %s", data[:min(300, len(data))])
+			}
+		})
+	}
+	job := Job{Target: "//t:k", Src: "testdata/saxpy.cu", Out: filepath.Join(t.TempDir(), "k.ptx"), Format: FormatISA,
+		Chip: mustChip(t, "sm_80"), Toolkit: tk, PTX: chip.PTX{Major: 9, Minor: 0}}
+	err := tools.Compile(context.Background(), job)
+	if err == nil || !strings.Contains(err.Error(), "9.0") {
+		t.Errorf("PTX ISA 9.0 with CUDA 12.4: got %v, want an error naming the ISA", err)
+	}
+}
