@@ -77,13 +77,17 @@ func MLIR(ctx context.Context, tools compile.Tools, job MLIRJob) error {
 	if err := os.WriteFile(host, withBinaries, 0o644); err != nil {
 		return fail(nil, "", err)
 	}
+	source, err := os.ReadFile(job.Src)
+	if err != nil {
+		return fail(nil, "", err)
+	}
 	lowered := step("lowered.mlir")
 	if err := exec("lower the host code", tools.MLIROpt, hostPipeline, host, "-o", lowered); err != nil {
-		return err
+		return explainUnlowered(err, source, job.Src)
 	}
 	ll := step("host.ll")
 	if err := exec("translate to LLVM IR", tools.MLIRTranslate, "--mlir-to-llvmir", lowered, "-o", ll); err != nil {
-		return err
+		return explainUnlowered(err, source, job.Src)
 	}
 	ir, err := os.ReadFile(ll)
 	if err != nil {

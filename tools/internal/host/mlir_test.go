@@ -247,6 +247,12 @@ func TestMLIRErrors(t *testing.T) {
 			map[string][]byte{"zeta": []byte("z")}, nil, []string{"the program has no func.func @main"}},
 		{"malformed", "module {\n  func.func @main( {\n", nil, nil, []string{"outline gpu.launch", "mlir-opt"}},
 		{"no llc", program, all, &noLLC, []string{"no llc configured"}},
+		{"a synchronous gpu.alloc", "module attributes {gpu.container_module} {\n  func.func @main() {\n    // gpu.alloc in a comment\n    %m = gpu.alloc () : memref<4xf32>\n    %u = memref.cast %m : memref<4xf32> to memref<*xf32>\n    call @printMemrefF32(%u) : (memref<*xf32>) -> ()\n    return\n  }\n  func.func private @printMemrefF32(memref<*xf32>)\n}\n",
+			nil, nil, []string{"prog.mlir:4: gpu.alloc is left after the host lowering (--gpu-lower-to-nvvm-pipeline", "fix: MLIR's host lowering (gpu-to-llvm) lowers only its async form"}},
+		{"the async dialect", "module {\n  func.func @main() {\n    %t = async.execute {\n      async.yield\n    }\n    async.await %t : !async.token\n    return\n  }\n}\n",
+			nil, nil, []string{"prog.mlir:3: async.execute is left after the host lowering", "fix: the async dialect has no host lowering or runtime in rules_gpu yet"}},
+		{"another dialect", "module {\n  func.func @main() {\n    %c = arith.constant 1.0 : f32\n    %s = math.sqrt %c : f32\n    %t = tensor.empty() : tensor<4xf32>\n    call @use(%t) : (tensor<4xf32>) -> ()\n    return\n  }\n  func.func private @use(tensor<4xf32>)\n}\n",
+			nil, nil, []string{"prog.mlir:5: tensor.empty is left after the host lowering", "fix: lower the tensor dialect's ops before"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tl := tools
@@ -259,6 +265,7 @@ func TestMLIRErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("built")
 			}
+			t.Log(err)
 			for _, want := range append([]string{"//t:prog: compiling " + src + " for the host: "}, tc.want...) {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("error does not contain %q:\n%v", want, err)
