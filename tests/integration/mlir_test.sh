@@ -59,6 +59,8 @@ scenario_mlir() {
   failing bad_name bad_name "//:bad_name: compiling bad_name.mlir for every chip: gpu.module @\"my kernels\": a program's module names become file names; rename it"
   failing no_main no_main "//:no_main: compiling no_main.mlir for the host: the program has no func.func @main"
   failing float_main float_main "//:float_main: compiling float_main.mlir for the host: @main returns float; return nothing (exit status 0) or i32"
+  failing sync_alloc sync_alloc "//:sync_alloc: compiling sync_alloc.mlir for the host: sync_alloc.mlir:10: gpu.alloc is left after the host lowering" \
+    "fix: MLIR's host lowering (gpu-to-llvm) lowers only its async form"
 }
 
 scenario_mlir
