@@ -126,3 +126,32 @@ def emit_program_host(gctx, *, src, modules, chip, out, opt = 2):
         mnemonic = "MlirHostCompile",
         progress_message = "Compiling the host side of %%{label} (%s)" % src.short_path,
     )
+
+def emit_prepare(gctx, *, src, passes, out):
+    """Declares the action that runs `passes` over an MLIR program before its GPU lowering (`gpubuilder prepare`).
+
+    Its output is the program that the lowering of its modules and its host compile read: the
+    passes run once, as a RUN line's first mlir-opt does.
+
+    Args:
+      gctx: the gpu_context (its `llvm` mlir-opt).
+      src: the program (.mlir).
+      passes: mlir-opt's options, in order, e.g. ["--convert-linalg-to-parallel-loops"].
+      out: the prepared program (.mlir).
+    """
+    args = builder_args(gctx)
+    tools = add_tools(args, gctx.llvm, ["mlir_opt"])
+    args.add_all(passes, format_each = "--pass=%s")
+    args.add("-o", out)
+    args.add(src)
+    run_builder(
+        gctx,
+        "prepare",
+        args,
+        inputs = [src],
+        outputs = [out],
+        tools = tools,
+        toolchain = LLVM_TOOLCHAIN,
+        mnemonic = "GpuPrepare",
+        progress_message = "Running the passes before the GPU lowering of %%{label} (%s)" % src.short_path,
+    )

@@ -8,7 +8,7 @@ load("//rules/private:context.bzl", "BUILDER_TOOLCHAIN", "CUDA_TOOLCHAIN", "LLVM
 load("//rules/private:labels.bzl", "display_label")
 load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_runs_on", "lowest_chip", "module_settings")
 load("//rules/private:plan.bzl", "plan_module")
-load("//rules/private/actions:host.bzl", "emit_program_host")
+load("//rules/private/actions:host.bzl", "emit_prepare", "emit_program_host")
 load("//rules/private/rules:gpu_test.bzl", "GPU_TAG", "gpu_exec_properties", "runner_abi_test")
 
 # What the runtime (package mlirrt, a Go C archive) needs of the system besides itself.
@@ -18,6 +18,11 @@ def _gpu_binary_impl(ctx):
     gctx = gpu_context(ctx)
     src = ctx.file.src
     label = gctx.label
+    if ctx.attr.passes:
+        # The program as the passes leave it is what the lowering and the host compile read.
+        prepared = ctx.actions.declare_file("_prepared/%s/%s.prepared.mlir" % (ctx.label.name, src.basename[:-len(".mlir")]))
+        emit_prepare(gctx, src = src, passes = ctx.attr.passes, out = prepared)
+        src = prepared
     fmt = ctx.attr.format
     settings = module_settings(ctx, gctx, srcs = [src], format = fmt, rdc = False)
     if [t for t in ["mlir_opt", "mlir_translate", "llc"] if t not in gctx.llvm.tools]:
@@ -104,6 +109,11 @@ the driver compiles when the program loads it). The program loads each with `mgp
         doc = "The optimisation level of the host side's code generation (llc's `-O`, as upstream's runner takes one); 0 with `-c dbg`.",
     ),
     "linkopts": attr.string_list(doc = "Extra linker options of the program, e.g. `[\"-lm\"]`."),
+    "passes": attr.string_list(doc = """mlir-opt's options to run over the program before its GPU lowering, in order, as
+a RUN line's first `mlir-opt` (e.g. `["--convert-linalg-to-parallel-loops", "--gpu-map-parallel-loops",
+"--convert-parallel-loops-to-gpu"]`, or a sparsifier or transform pipeline). One action runs them
+(`GpuPrepare`); the lowering and the host compile read its output. The chips and format stay the
+rules': passes must leave the kernels as `gpu.module`s or `gpu.launch` regions, not serialize them."""),
     "src": attr.label(
         allow_single_file = [".mlir"],
         mandatory = True,

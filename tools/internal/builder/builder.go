@@ -26,6 +26,7 @@ type Discovery interface {
 func Verbs(find Discovery) []cmdline.Verb {
 	h := helper{find: find}
 	return []cmdline.Verb{
+		{Name: "prepare", Summary: "run the passes an MLIR program needs before its GPU lowering (mlir-opt)", Run: h.runPrepare},
 		{Name: "compile", Summary: "compile one source (MLIR, LLVM IR, PTX, CUDA C++), or LLVM IR linked, for one chip: LLVM IR, PTX or cubin", Run: h.runCompile},
 		{Name: "dlink", Summary: "link the relocatable cubins of nvcc's relocatable device code for one chip (nvlink)", Run: h.runDLink},
 		{Name: "link", Summary: "join cubins and PTX into one fatbin", Run: runLink},

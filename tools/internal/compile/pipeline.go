@@ -652,7 +652,7 @@ func (job Job) fail(cmd []string, stderr string, err error) error {
 // toolOf names the tool that runs a stage of the pipeline, for messages.
 func toolOf(stage string) string {
 	switch stage {
-	case "lower to NVVM", "lower to PTX":
+	case "lower to NVVM", "lower to PTX", prepareStage:
 		return "mlir-opt"
 	case "translate to LLVM IR":
 		return "mlir-translate"
