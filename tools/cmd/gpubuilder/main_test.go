@@ -54,7 +54,7 @@ func TestVerbTable(t *testing.T) {
 	for _, v := range program().Verbs {
 		table = append(table, v.Name)
 	}
-	want := []string{"compile", "dlink", "link", "host", "register", "check", "abi", "embed"}
+	want := []string{"prepare", "compile", "dlink", "link", "host", "register", "check", "abi", "embed"}
 	if !slices.Equal(table, want) || !slices.Equal(documented, table) {
 		t.Errorf("verbs %q, documented %q; want %q", table, documented, want)
 	}
