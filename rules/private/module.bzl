@@ -135,7 +135,9 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
 
     Returns:
       A struct: `chips` (list of str, in declared order), `ptx` (the chips whose PTX a fatbin or
-      jit carries: the `ptx` attribute, or the lowest chip; none for nvcc's rdc) and `opts` (the compile options of plan.bzl's actions).
+      jit carries: the `ptx` attribute, or the lowest chip; none for nvcc's rdc), `all_chips` (`chips`,
+      then the `ptx` chips that are not among them: every chip a relocatable compile is for) and
+      `opts` (the compile options of plan.bzl's actions).
     """
     label = gctx.label
     cuda = gctx.cuda
@@ -192,9 +194,11 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
         debug = "full"
     elif ctx.attr._lineinfo[BuildSettingInfo].value:
         debug = "lines"
+    ptx = [] if nvcc_rdc else list(ptx) or [lowest_chip(chips)]
     return struct(
         chips = list(chips),
-        ptx = [] if nvcc_rdc else list(ptx) or [lowest_chip(chips)],
+        ptx = ptx,
+        all_chips = list(chips) + [c for c in ptx if c not in chips],
         opts = struct(
             debug = debug,
             compiler = compiler if has_cu else None,

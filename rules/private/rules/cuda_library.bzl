@@ -172,7 +172,7 @@ def _cuda_impl(ctx, objects_only):
         # module, and host objects registered with its fatbin. Without: each source its own
         # module, as below, its host object carrying the fatbin.
         rsettings = module_settings(ctx, gctx, srcs = srcs, format = fmt, rdc = True, no_kernel_ok = True)
-        all_chips = rsettings.chips + [c for c in rsettings.ptx if c not in rsettings.chips]
+        all_chips = rsettings.all_chips
         reloc = plan_relocatable(gctx, name = name, srcs = srcs, chips = all_chips, opts = rsettings.opts)
         rdc_objects = [host(src, None, ".rdc") for src in srcs]
         mods = own_modules()
@@ -192,7 +192,7 @@ def _cuda_impl(ctx, objects_only):
         # One module for every source, and the cuda_objects' device code of deps: the host objects
         # ask to be registered by their module ids, and one generated source registers the
         # device-linked fatbin for all of them.
-        all_chips = settings.chips + [c for c in settings.ptx if c not in settings.chips]
+        all_chips = settings.all_chips
         rdc_deps, dep_objects, _ = _objects_of_deps(infos, label, rdc, settings.opts.compiler, all_chips)
         built, fatbin = module(name, srcs, rdc_deps)
         fatbins.append(fatbin)
