@@ -38,9 +38,7 @@ build() {
   user_checkout "${HOME:-/root}/.cache/rules_gpu_programs" || exit 1
   user_repo "$repo/tests/integration/migrate"
   user_gpubuild "$dir/gpubuild" || exit 1
-  printf 'build --flag_alias=%s=@rules_cuda//cuda:%s\n' enable_cuda enable cuda_archs archs cuda_compiler compiler \
-    cuda_copts copts cuda_runtime runtime >>"$ws/.bazelrc"
-  echo "build --enable_cuda=True" >>"$ws/.bazelrc"
+  cat "$ws/rules_cuda_examples.bazelrc" >>"$ws/.bazelrc"
   "$dir/gpubuild" migrate "$ws" >/dev/null || exit 1
   rm "$dir/gpubuild"
   local p

@@ -16,10 +16,9 @@ scenario_migrate() {
   workspace migrate
   local g=$scratch/gpubuild-migrate archs=compute_80:compute_80,sm_80,sm_86 before after
   user_gpubuild "$g" || { bad migrate/helper "gpubuild does not build"; return; }
-  # rules_cuda's examples' flag aliases (five, two used), then the archs.
-  printf 'build --flag_alias=%s=@rules_cuda//cuda:%s\n' enable_cuda enable cuda_archs archs cuda_compiler compiler \
-    cuda_copts copts cuda_runtime runtime >>"$ws/.bazelrc"
-  printf '%s\n' "build --enable_cuda=True" "build --@rules_cuda//cuda:archs=$archs" >>"$ws/.bazelrc"
+  # rules_cuda's examples' flag aliases (five, two used) and CUDA on, then the archs.
+  cat "$ws/rules_cuda_examples.bazelrc" >>"$ws/.bazelrc"
+  echo "build --@rules_cuda//cuda:archs=$archs" >>"$ws/.bazelrc"
   before=$(cd "$ws" && find . -name 'bazel-*' -prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
   local rc
   out=$("$g" migrate --dry-run "$ws" 2>&1); rc=$?

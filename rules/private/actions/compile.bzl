@@ -230,7 +230,7 @@ def _compile_args(gctx, *, srcs, origin, chips, name, format, opts, program, low
         args.add("--chip", chips[0])
     args.add("--format", format)
     args.add("--toolkit", cuda.version)
-    if getattr(opts, "ptx_isa", ""):
+    if opts.ptx_isa:
         args.add("--ptx", opts.ptx_isa)
     args.add("-O", str(opts.opt_level))
     if opts.fast_math:
