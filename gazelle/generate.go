@@ -401,11 +401,7 @@ func (p *pkg) hasMain(f string) bool {
 func (p *pkg) includedCu() map[string]bool {
 	out := map[string]bool{}
 	for f := range p.files {
-		ext := path.Ext(f)
-		if ext != ".cu" && !headerExts[ext] && !cppSources[ext] {
-			continue
-		}
-		for _, in := range p.read(f) {
+		for _, in := range p.read(f) { // none for files that are not CUDA C++ or C++
 			if !in.Quoted || path.Ext(in.Path) != ".cu" {
 				continue
 			}
