@@ -15,7 +15,7 @@
 set -uo pipefail
 mode=${1:?usage: programs.sh build|run DIR} dir=${2:?usage: programs.sh build|run DIR}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-mlir_tests=(assert_test exit_status_test printf_test tensorcore_test linalg_test)
+mlir_tests=(assert_test exit_status_test printf_test tensorcore_test linalg_test sparse_codegen_test)
 rc_programs=(basic basic_macros rdc thrust if_cuda)
 
 build() {
@@ -55,6 +55,9 @@ run() {
   cd "$dir" || exit 1
   local t p a b
   nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
+  echo "# the CUDA libraries MLIR's sparse runtime loads by soname (issue 31)"
+  ldconfig -p | grep -E 'libcusparse|libcublas\.' | sed 's/^[[:space:]]*//' | sort -u
+  find / -xdev -name 'libcusparseLt*' 2>/dev/null | head -3
   echo "# examples/nvcc_project"
   for t in app_test app_clang_test; do
     echo "== //examples/nvcc_project:$t"

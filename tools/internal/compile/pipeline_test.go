@@ -484,33 +484,3 @@ func TestPipelinePTXISA(t *testing.T) {
 
 // Prepare runs mlir-opt's passes over a program before its GPU lowering: linalg becomes loops; a
 // pass mlir-opt does not know fails naming the target, the source and the step, leaving no output.
-func TestPrepare(t *testing.T) {
-	tools := findTools(t)
-	src := testtool.WriteFile(t, t.TempDir(), "p.mlir", `func.func @main(%a: memref<4xf32>) {
-  %z = arith.constant 0.0 : f32
-  linalg.fill ins(%z : f32) outs(%a : memref<4xf32>)
-  return
-}
-`)
-	out := filepath.Join(t.TempDir(), "p.prepared.mlir")
-	if err := tools.Prepare(context.Background(), "//t:p", src, []string{"--convert-linalg-to-parallel-loops"}, out); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(data, []byte("scf.parallel")) || bytes.Contains(data, []byte("linalg.fill")) {
-		t.Errorf("linalg.fill is not a parallel loop after the passes:\n%s", data)
-	}
-	bad := filepath.Join(t.TempDir(), "bad.mlir")
-	err = tools.Prepare(context.Background(), "//t:p", src, []string{"--no-such-pass"}, bad)
-	for _, want := range []string{"//t:p: compiling " + src + " for every chip (run the passes before the GPU lowering)", "mlir-opt", "--no-such-pass"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("unknown pass: error %v does not contain %q", err, want)
-		}
-	}
-	if _, err := os.Stat(bad); err == nil {
-		t.Errorf("unknown pass: %s was written", bad)
-	}
-}
