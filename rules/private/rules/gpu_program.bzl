@@ -113,9 +113,10 @@ the driver compiles when the program loads it). The program loads each with `mgp
 a RUN line's first `mlir-opt` (e.g. `["--convert-linalg-to-parallel-loops", "--gpu-map-parallel-loops",
 "--convert-parallel-loops-to-gpu"]`, or a sparsifier or transform pipeline). One action runs them
 (`GpuPrepare`); the lowering and the host compile read its output. The chips and format stay the
-rules': a pipeline among the passes that gives modules a target or serializes them (the sparsifier
-with a `gpu-triple`) runs without `nvvm-attach-target`, `gpu-module-to-binary` and `gpu-to-llvm`, so
-its `gpu-chip` and `gpu-format` decide nothing (docs/mlir.md)."""),
+rules': of a pipeline among the passes that gives modules a target or serializes them (the
+sparsifier with a `gpu-triple`), the program is taken as it is before `nvvm-attach-target`,
+`gpu-module-to-binary` or `gpu-to-llvm`, so its `gpu-chip` and `gpu-format` decide nothing
+(docs/mlir.md)."""),
     "src": attr.label(
         allow_single_file = [".mlir"],
         mandatory = True,

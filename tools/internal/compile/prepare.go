@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -17,9 +18,10 @@ const prepareStage = "run the passes before the GPU lowering"
 
 // ruleOwned are the passes that the rules run themselves after the passes of a program: a
 // gpu.module's target (nvvm-attach-target: one per chip), the serialization (gpu-module-to-binary:
-// the format) and the host's GPU lowering that reads it (gpu-to-llvm). A pipeline among the passes
-// that runs them (the sparsifier with a gpu-triple, gpu-lower-to-nvvm-pipeline) has them taken out,
-// so that its own gpu-chip, gpu-features and gpu-format decide nothing.
+// the format) and the host's GPU lowering that reads it (gpu-to-llvm). The program that a pipeline
+// among the passes (the sparsifier with a gpu-triple, gpu-lower-to-nvvm-pipeline) hands to the first
+// of them is what the rules take, so that its own gpu-chip, gpu-features and gpu-format decide
+// nothing.
 var ruleOwned = []string{"nvvm-attach-target", "gpu-to-llvm", "gpu-module-to-binary"}
 
 // gpuTriple is the target triple that Prepare gives a sparsifier that names none: its GPU code
@@ -31,9 +33,12 @@ const gpuTriple = "nvptx64-nvidia-cuda"
 // program as the per-chip lowering and the host compile then read it (gpu_binary's passes).
 //
 // The chips and the format stay the rules' to decide. When the passes' pipeline (as mlir-opt
-// expands it: --dump-pass-pipeline) runs a pass of ruleOwned, Prepare runs that pipeline without
-// them, so the gpu.modules reach the per-chip lowering unserialized; a --sparsifier without a
-// gpu-triple is given one (see sparsifierArgs for the options it refuses).
+// expands it: --dump-pass-pipeline) runs a pass of ruleOwned, the program is taken as it is just
+// before the first of them (--mlir-print-ir-before), the pipeline running as given otherwise, so
+// that every option of the pipeline counts except its target and format; what mlir-opt does from
+// there on (serializing for the pipeline's own chip) is thrown away, a failure included. A
+// --sparsifier is given a gpu-triple when it has none and serializes to PTX (gpu-format=isa: no
+// ptxas needed for output that is thrown away).
 func (t Tools) Prepare(ctx context.Context, target, src string, passes []string, out string) error {
 	job := Job{Target: target, Src: src, chips: "every chip (" + prepareStage + ")"}
 	if len(passes) == 0 {
@@ -45,9 +50,7 @@ func (t Tools) Prepare(ctx context.Context, target, src string, passes []string,
 	}
 	defer os.RemoveAll(tmp)
 	job.tmp = tmp
-	if passes, err = sparsifierArgs(passes); err != nil {
-		return job.fail(nil, "", err)
-	}
+	passes = sparsifierArgs(passes)
 
 	// mlir-opt's own expansion of the passes, over an empty module.
 	empty := filepath.Join(tmp, "empty.mlir")
@@ -59,21 +62,35 @@ func (t Tools) Prepare(ctx context.Context, target, src string, passes []string,
 	if err != nil {
 		return err
 	}
-	args := passes
-	if pipeline, cut, err := withoutRuleOwned(printed); err != nil {
+	first, err := firstRuleOwned(printed)
+	if err != nil {
 		return job.fail(dump, printed, err)
-	} else if cut {
-		args = []string{"--pass-pipeline=" + pipeline}
 	}
 
 	prepared := filepath.Join(tmp, "prepared.mlir")
-	cmd := append(append([]string{t.MLIROpt}, args...), src, "-o", prepared)
-	if err := job.exec(ctx, prepareStage, cmd...); err != nil {
+	cmd := append(append([]string{t.MLIROpt}, passes...), src, "-o", prepared)
+	if first != "" {
+		tree := filepath.Join(tmp, "before")
+		cmd = append(append([]string{t.MLIROpt}, passes...), "--mlir-print-ir-before="+first, "--mlir-print-ir-tree-dir="+tree, src, "-o", os.DevNull)
+		printed, err := job.run(ctx, prepareStage, cmd...)
+		dumps, _ := filepath.Glob(filepath.Join(tree, "*", "*_"+first+".mlir"))
+		if len(dumps) == 0 {
+			if err != nil {
+				return err
+			}
+			return job.fail(cmd, printed, fmt.Errorf("mlir-opt did not print the program before %s", first))
+		}
+		slices.Sort(dumps)
+		prepared = dumps[0]
+	} else if err := job.exec(ctx, prepareStage, cmd...); err != nil {
 		return err
 	}
 	data, err := os.ReadFile(prepared)
 	if err != nil {
 		return job.fail(nil, "", err)
+	}
+	if calls := sparseRuntimeCalls(data); len(calls) > 0 {
+		return job.fail(cmd, "", fmt.Errorf("the passes make the program call MLIR's sparse tensor runtime library (%s), which rules_gpu's runtime does not have; fix: add enable-runtime-library=false to the sparsifier's options (its code then keeps the sparse tensors in buffers of its own)", strings.Join(calls, ", ")))
 	}
 	if err := atomicfile.Write(out, data); err != nil {
 		return job.fail(nil, "", err)
@@ -81,70 +98,53 @@ func (t Tools) Prepare(ctx context.Context, target, src string, passes []string,
 	return nil
 }
 
-// sparsifierArgs gives each --sparsifier among passes a gpu-triple when it has none, and refuses
-// the options that its pipeline loses once mlir-opt has expanded it to text: its
-// sparsification-and-bufferization pass takes enable-runtime-library and
-// enable-buffer-initialization only from the sparsifier's code (as text, both are off), and
-// create-sparse-deallocs neither (off: the program's temporary sparse buffers live until it
-// exits). rules_gpu's runtime has no sparse tensor runtime library anyway.
-func sparsifierArgs(passes []string) ([]string, error) {
+// sparsifierArgs gives each --sparsifier among passes a gpu-triple when it has none, and
+// gpu-format=isa.
+func sparsifierArgs(passes []string) []string {
 	out := slices.Clone(passes)
 	for i, p := range out {
 		name, opts, _ := strings.Cut(strings.TrimLeft(p, "-"), "=")
 		if !strings.HasPrefix(p, "-") || name != "sparsifier" {
 			continue
 		}
-		fields := strings.Fields(strings.Trim(opts, `"'`))
-		value := func(key, def string) string {
-			v := def
-			for _, f := range fields {
-				if k, val, ok := strings.Cut(f, "="); k == key {
-					v = "true"
-					if ok {
-						v = val
-					}
-				}
+		var fields []string
+		triple := false
+		for _, f := range strings.Fields(strings.Trim(opts, `"'`)) {
+			k, _, _ := strings.Cut(f, "=")
+			triple = triple || k == "gpu-triple"
+			if k != "gpu-format" {
+				fields = append(fields, f)
 			}
-			return v
 		}
-		if value("enable-runtime-library", "true") != "false" {
-			return nil, fmt.Errorf("%s: the sparsifier calls MLIR's sparse tensor runtime library (enable-runtime-library, on unless turned off), which rules_gpu's runtime does not have; fix: add enable-runtime-library=false to its options (its code then keeps sparse tensors in buffers of its own)", p)
-		}
-		if value("enable-buffer-initialization", "false") != "false" {
-			return nil, fmt.Errorf("%s: enable-buffer-initialization is lost when rules_gpu runs the sparsifier's pipeline as text (to leave the chips and format to the rules); fix: remove it, and initialize the buffers the program reads", p)
-		}
-		if value("gpu-triple", "") == "" {
+		if !triple {
 			fields = append(fields, "gpu-triple="+gpuTriple)
 		}
-		out[i] = "--sparsifier=" + strings.Join(fields, " ")
+		out[i] = "--sparsifier=" + strings.Join(append(fields, "gpu-format=isa"), " ")
 	}
-	return out, nil
+	return out
 }
 
-// withoutRuleOwned reads the pipeline that mlir-opt's --dump-pass-pipeline printed
-// ("Pass Manager with N passes:\nbuiltin.module(\n  pass,\n  func.func(\n ...") and returns it in
-// one line without the top-level passes of ruleOwned; cut says whether it had any.
-func withoutRuleOwned(printed string) (pipeline string, cut bool, err error) {
+// firstRuleOwned reads the pipeline that mlir-opt's --dump-pass-pipeline printed
+// ("Pass Manager with N passes:\nbuiltin.module(\n  pass,\n  func.func(\n ...") and returns the
+// first of its top-level passes that is one of ruleOwned, or "".
+func firstRuleOwned(printed string) (string, error) {
 	const head = "builtin.module("
 	i := strings.Index(printed, head)
 	j := strings.LastIndex(printed, ")")
 	if i < 0 || j < i {
-		return "", false, fmt.Errorf("mlir-opt printed no pass pipeline (--dump-pass-pipeline)")
+		return "", fmt.Errorf("mlir-opt printed no pass pipeline (--dump-pass-pipeline)")
 	}
 	var line strings.Builder
 	for _, l := range strings.Split(printed[i+len(head):j], "\n") {
 		line.WriteString(strings.TrimSpace(l))
 	}
-	var kept []string
 	for _, pass := range splitTopLevel(line.String()) {
 		name, _, _ := strings.Cut(pass, "{")
 		if slices.Contains(ruleOwned, strings.TrimSpace(name)) {
-			cut = true
-			continue
+			return strings.TrimSpace(name), nil
 		}
-		kept = append(kept, pass)
 	}
-	return head + strings.Join(kept, ",") + ")", cut, nil
+	return "", nil
 }
 
 // splitTopLevel splits a pass list at the commas outside parentheses, braces and quotes.
@@ -169,4 +169,20 @@ func splitTopLevel(s string) []string {
 		out = append(out, s[start:])
 	}
 	return out
+}
+
+// sparseRuntimeEntry matches a declaration of an entry point of MLIR's sparse tensor runtime
+// library (upstream SparseTensorRuntime.h), which the sparsifier calls with enable-runtime-library
+// (its default).
+var sparseRuntimeEntry = regexp.MustCompile(`(?m)^\s*llvm\.func (?:private )?@((?:_mlir_ciface_)?(?:newSparseTensor|delSparseTensor|endLexInsert|lexInsert\w*|expInsert\w*|sparseLvlSize|sparseDimSize|sparseValues\w*|sparsePositions\w*|sparseCoordinates\w*|createCheckedSparseTensorReader|getSparseTensorReader\w*|outSparseTensorWriter\w*|delSparseTensorReader|delSparseTensorWriter))\(`)
+
+// sparseRuntimeCalls lists the sparse tensor runtime entry points that an MLIR program declares.
+func sparseRuntimeCalls(text []byte) []string {
+	var names []string
+	for _, m := range sparseRuntimeEntry.FindAllSubmatch(text, -1) {
+		if n := strings.TrimPrefix(string(m[1]), "_mlir_ciface_"); !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	return names
 }
