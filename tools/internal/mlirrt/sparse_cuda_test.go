@@ -63,13 +63,13 @@ func TestSparseLibraryMissing(t *testing.T) {
 // wrappers call, except those of other versions (cuSPARSE 12 no longer has the COO AoS format's).
 // The build environment has CUDA 12's libcusparse.so.12; this needs no GPU.
 func TestSparseLibraryLoads(t *testing.T) {
-	if os.Getenv("MLIRRT_SPARSE_LOADS") != "" {
-		found, missing := checkSparseLibrary("cusparse", "", "TestSparseLibraryLoads")
+	if lib := os.Getenv("MLIRRT_SPARSE_LOADS"); lib != "" {
+		found, missing := checkSparseLibrary(lib, "", "TestSparseLibraryLoads")
 		os.Stdout.WriteString(strings.Join(append([]string{strings.Repeat("x", found)}, missing...), " "))
 		os.Exit(0)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSparseLibraryLoads$")
-	cmd.Env = append(os.Environ(), "MLIRRT_SPARSE_LOADS=1")
+	cmd.Env = append(os.Environ(), "MLIRRT_SPARSE_LOADS=cusparse")
 	out, err := cmd.CombinedOutput()
 	if strings.Contains(string(out), "did not load") {
 		t.Skipf("no cuSPARSE here:\n%s", out)
@@ -87,11 +87,24 @@ func TestSparseLibraryLoads(t *testing.T) {
 	}
 }
 
+// sparseLibraryMissing says why library lib does not load here, in a child process (a library that
+// does not load ends the process); "" when it does.
+func sparseLibraryMissing(lib string) string {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSparseLibraryLoads$")
+	cmd.Env = append(os.Environ(), "MLIRRT_SPARSE_LOADS="+lib)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return strings.TrimSpace(string(out))
+	}
+	return ""
+}
+
 // TestSparseLink lowers programs that use the gpu dialect's sparse ops as rules_gpu's MLIR programs
 // are lowered, links them with the runtime's C archive, and checks that the archive defines every
 // mgpu* function they call, that the 2:4 handles the lowering allocates are the sizes the wrappers
 // lay out, and that the program does not link cuSPARSE (the runtime loads it). On a machine with an
-// NVIDIA GPU it also runs examples/mlir/spmv.mlir and checks its output against its CHECK lines.
+// NVIDIA GPU it also runs examples/mlir/spmv.mlir and, where cuSPARSELt loads, examples/mlir/spmm_2to4.mlir,
+// and checks what they print against their CHECK lines.
 func TestSparseLink(t *testing.T) {
 	goTool := testtool.Find(t, "GO", "go")
 	if mod, err := exec.Command(goTool, "env", "GOMOD").Output(); err != nil || !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
@@ -120,13 +133,14 @@ func TestSparseLink(t *testing.T) {
 	programs := []struct {
 		src   string
 		calls []string // among the wrappers it needs
-		run   bool
+		run   string   // the library it needs to run ("" for none: link only)
 	}{
 		{"testdata/sparse_ops.mlir", []string{"mgpuCreateSparseEnv", "mgpuCreateCoo", "mgpuCreateCooAoS", "mgpuCreateCsr",
 			"mgpuCreateCsc", "mgpuCreateBsr", "mgpuSpMV", "mgpuSpMM", "mgpuSDDMM", "mgpuSpGEMMWorkEstimation",
 			"mgpuSpGEMMCompute", "mgpuSpGEMMCopy", "mgpuSpMatGetSize", "mgpuSetCsrPointers", "mgpuCreateSparseLtEnv",
-			"mgpuCusparseLtCreate2To4SpMat", "mgpuCuSparseLtSpMMBufferSize", "mgpuCuSparseLtSpMM"}, false},
-		{"../../../examples/mlir/spmv.mlir", []string{"mgpuCreateCsr", "mgpuCreateCoo", "mgpuSpMV", "mgpuSpMM"}, true},
+			"mgpuCusparseLtCreate2To4SpMat", "mgpuCuSparseLtSpMMBufferSize", "mgpuCuSparseLtSpMM"}, ""},
+		{"../../../examples/mlir/spmv.mlir", []string{"mgpuCreateCsr", "mgpuCreateCoo", "mgpuSpMV", "mgpuSpMM"}, "cusparse"},
+		{"../../../examples/mlir/spmm_2to4.mlir", []string{"mgpuCusparseLtCreate2To4SpMat", "mgpuCuSparseLtSpMM"}, "cusparselt"},
 	}
 	for _, p := range programs {
 		name := strings.TrimSuffix(filepath.Base(p.src), ".mlir")
@@ -176,12 +190,15 @@ func TestSparseLink(t *testing.T) {
 					t.Errorf("the program links %s; the runtime must load it itself", lib)
 				}
 			}
-			if !p.run {
+			if p.run == "" {
 				return
 			}
 			if gpus, _ := os.ReadDir("/proc/driver/nvidia/gpus"); len(gpus) == 0 {
 				t.Logf("linked %s; no GPU here to run it", name)
 				return
+			}
+			if why := sparseLibraryMissing(p.run); why != "" {
+				t.Skipf("linked %s; cannot run it here: %s", name, why)
 			}
 			out, err := exec.Command(base).CombinedOutput()
 			if err != nil || strings.Contains(string(out), "mlirrt:") {
