@@ -9,7 +9,8 @@ def emit_check(gctx, *, files, runners, driver, out, together = True):
       gctx: the gpu_context.
       files: the artifact's files (or directories of files).
       together: judge the files as one artifact (one cubin per chip counts as one artifact);
-        otherwise each file must load by itself (each module of a program).
+        otherwise each file must load by itself (each module of a program; a program with no
+        kernels of its own has none).
       runners: the runner chips, e.g. ["sm_75", "sm_90"].
       driver: the runners' driver CUDA version, or "".
       out: the stamp File, the validation output.
@@ -20,6 +21,8 @@ def emit_check(gctx, *, files, runners, driver, out, together = True):
         args.add("--driver", driver)
     if together:
         args.add("--together")
+    else:
+        args.add("--modules")
     args.add("--stamp", out)
     args.add_all(files)
     run_builder(

@@ -262,7 +262,7 @@ func TestProgramHostErrors(t *testing.T) {
 		want  string
 	}{
 		{"a module missing", []string{"zeta.fatbin", "alpha.fatbin"}, "gpu.module @main_kernel has no artifact (have @alpha, @zeta)"},
-		{"no module", nil, " holds no module"},
+		{"no module", nil, "gpu.module @zeta has no artifact (have none)"},
 		{"a fatbin of no module", []string{"zeta.fatbin", "alpha.fatbin", "main_kernel.fatbin", "main_kernel_0.fatbin", "omega.fatbin"},
 			"an artifact for gpu.module @omega, which the program does not have (its top-level modules: @zeta, @main_kernel, @main_kernel_0, @alpha)"},
 		{"not a fatbin", []string{"zeta.fatbin", "alpha.fatbin", "main_kernel.cubin"}, "main_kernel.cubin: not a module of the program (NAME.fatbin)"},
@@ -350,7 +350,6 @@ func TestLinkProgram(t *testing.T) {
 		{"a module more", []string{missing, sm80}, sm80 + " holds 3 modules, " + missing + " 2"},
 		{"another module", []string{sm80, other}, other + " has no file of module x.y, which " + sm80 + " has: link the directories of one program"},
 		{"two files of one module", []string{twice}, twice + ": two files of module a"},
-		{"no module", []string{empty}, empty + " holds no module"},
 		{"no directory", []string{sm80, filepath.Join(root, "none")}, filepath.Join(root, "none")},
 		{"not an image", []string{sm80, broken}, filepath.Join(broken, "b.ptx")},
 	} {
@@ -364,6 +363,14 @@ func TestLinkProgram(t *testing.T) {
 				t.Errorf("a failed link --program made %s: %q", out, entries(t, out))
 			}
 		})
+	}
+	// A program with no kernels of its own (one that only calls GPU libraries) has no modules: its
+	// directories are empty, and so is the link's.
+	out := filepath.Join(root, "out-no-module")
+	if code, _, stderr := gpubuild(t, "link", "--program", "--target", "//p:prog", "-o", out, empty); code != 0 {
+		t.Errorf("link --program of no module: exit %d, stderr:\n%s", code, stderr)
+	} else if got := entries(t, out); len(got) != 0 {
+		t.Errorf("link --program of no module made %q", got)
 	}
 }
 

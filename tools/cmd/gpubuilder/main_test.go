@@ -143,3 +143,29 @@ func TestWorker(t *testing.T) {
 		t.Errorf("serve of a bad request: exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// check with no file: a usage error, except for the modules of a program (--modules), which a
+// program that only calls GPU libraries does not have: nothing to load, the stamp written.
+func TestCheckNoFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		code  int
+		want  string
+		stamp bool
+	}{
+		{"no file", []string{"--runs-on", "sm_90"}, 2, "no file to check", false},
+		{"a program's modules, none", []string{"--runs-on", "sm_90", "--modules"}, 0, "OK   the program has no modules of its own: nothing to load on sm_90", true},
+		{"a program's modules", []string{"--runs-on", "sm_90", "--modules", writeSource(t, "k.ptx", testPTX)}, 0, "loads on sm_90", true},
+	} {
+		stamp := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".ok")
+		code, out, errs := gpubuilder(t, append([]string{"check", "--stamp", stamp}, tc.args...)...)
+		if code != tc.code || !strings.Contains(out+errs, tc.want) {
+			t.Errorf("%s: exit %d, %s%s; want %d and %q", tc.name, code, out, errs, tc.code, tc.want)
+		}
+		if _, err := os.Stat(stamp); (err == nil) != tc.stamp {
+			t.Errorf("%s: stamp written %v, want %v", tc.name, err == nil, tc.stamp)
+		}
+	}
+}

@@ -10,9 +10,10 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 )
 
-const checkUsage = `usage: gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] [--json] [--together] [--stamp FILE] FILE...
+const checkUsage = `usage: gpubuild check --runs-on sm_75,sm_90 [--driver 13.0] [--json] [--together] [--modules] [--stamp FILE] FILE...
   Says, for each FILE (fatbin, cubin, PTX) and runner, whether it loads there, how, or why not and
-  the fix; fails when one does not load.`
+  the fix; fails when one does not load. With --modules, the FILEs are the modules of a program,
+  which may have none (a program that only calls GPU libraries).`
 
 // runCheck says whether artifacts load on runner chips (and drivers), and why not.
 func runCheck(_ context.Context, env cmdline.Env, args []string) error {
@@ -24,6 +25,7 @@ func runCheck(_ context.Context, env cmdline.Env, args []string) error {
 	asJSON := c.Bool("json", false, "print one JSON object per file and runner")
 	together := c.Bool("together", false, "judge all files as one artifact (one cubin per chip, the program loads the one that fits)")
 	stamp := c.String("stamp", "", "write this `FILE` when every check passes (a Bazel validation output)")
+	mods := c.Bool("modules", false, "the files are the modules of a program, which may have none")
 	files, err := c.ParseArgs(args, nil)
 	if err != nil {
 		return err
@@ -31,7 +33,7 @@ func runCheck(_ context.Context, env cmdline.Env, args []string) error {
 	switch {
 	case *runsOn == "":
 		return c.UsageError("no runner: give --runs-on, e.g. --runs-on sm_75,sm_90")
-	case len(files) == 0:
+	case len(files) == 0 && !*mods:
 		return c.UsageError("no file to check")
 	}
 	runners, err := artifact.ParseRunners(*runsOn, *driver)
@@ -46,8 +48,11 @@ func runCheck(_ context.Context, env cmdline.Env, args []string) error {
 		}
 		arts = append(arts, a)
 	}
-	if *together {
+	if *together && len(arts) > 0 {
 		arts = []*artifact.Artifact{artifact.Join(arts)}
+	}
+	if len(arts) == 0 {
+		fmt.Fprintf(env.Stdout, "OK   the program has no modules of its own: nothing to load on %s\n", *runsOn)
 	}
 	failed := 0
 	enc := json.NewEncoder(env.Stdout)

@@ -131,7 +131,9 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 		return job.fail(nil, "", fmt.Errorf("reading mlir-opt's output: %w", err))
 	}
 	if len(names) == 0 {
-		return job.fail(nil, "", errors.New("no gpu.module or gpu.launch in the program: a GPU program launches kernels of a gpu.module (gpu.launch_func), or gpu.launch regions"))
+		if src, err := os.ReadFile(job.Src); !program || err != nil || !callsGPU(src) {
+			return job.fail(nil, "", errNoGPU)
+		}
 	}
 	for _, name := range names {
 		if err := modules.CheckName(name); program && err != nil {

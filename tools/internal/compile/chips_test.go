@@ -197,3 +197,36 @@ func TestLowerToPTXErrors(t *testing.T) {
 		})
 	}
 }
+
+// A program with no kernels of its own that uses the GPU all the same (allocations, copies,
+// library calls: the sparsifier's cuSPARSE ops) has no modules: each chip's directory is empty, and
+// LowerProgram names none. One with no GPU code at all is an error (TestLowerProgramErrors).
+func TestLowerToPTXNoKernels(t *testing.T) {
+	tools := findTools(t)
+	src := testtool.WriteFile(t, t.TempDir(), "alloc.mlir", `func.func @main() {
+  %c4 = arith.constant 4 : index
+  %t0 = gpu.wait async
+  %m, %t1 = gpu.alloc async [%t0] (%c4) : memref<?xf32>
+  %t2 = gpu.dealloc async [%t1] %m : memref<?xf32>
+  gpu.wait [%t2]
+  return
+}
+`)
+	chips := []chip.Chip{mustChip(t, "sm_80"), mustChip(t, "sm_90")}
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "modules")
+	job := Job{Target: "//t:prog", Src: src, Toolkit: chip.Toolkit{Major: 12, Minor: 4}}
+	if err := tools.LowerToPTX(context.Background(), job, chips, dir, "", true); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range chips {
+		if entries, err := os.ReadDir(filepath.Join(dir, c.String()+".ptx")); err != nil || len(entries) != 0 {
+			t.Errorf("%s: %v, %v; want an empty directory", c, entries, err)
+		}
+	}
+	ll := job
+	ll.Out = filepath.Join(tmp, "ll")
+	if names, err := tools.LowerProgram(context.Background(), ll); err != nil || len(names) != 0 {
+		t.Errorf("LowerProgram: %q, %v; want no modules", names, err)
+	}
+}

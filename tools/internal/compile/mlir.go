@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/modules"
@@ -103,8 +104,8 @@ func (t Tools) LowerProgram(ctx context.Context, job Job) ([]string, error) {
 		names = append(names, m.Name)
 		files[m.Name+FormatLLVM.Extension()] = out
 	}
-	if len(names) == 0 {
-		return nil, job.fail(nil, "", errors.New("no gpu.module or gpu.launch in the program: a GPU program launches kernels of a gpu.module (gpu.launch_func), or gpu.launch regions"))
+	if len(names) == 0 && !callsGPU(text) {
+		return nil, job.fail(nil, "", errNoGPU)
 	}
 	if err := modules.Place(job.Out, files); err != nil {
 		return nil, job.fail(nil, "", err)
@@ -196,4 +197,17 @@ func (t Tools) CompileProgram(ctx context.Context, job Job) error {
 		return job.fail(nil, "", err)
 	}
 	return nil
+}
+
+// errNoGPU is the error of a program with no GPU code at all.
+var errNoGPU = errors.New("no gpu.module or gpu.launch in the program: a GPU program launches kernels of a gpu.module (gpu.launch_func), or gpu.launch regions, or calls GPU libraries (gpu.spmv, ...)")
+
+// gpuOp matches an op of the gpu dialect, or a call of the runtime's GPU wrappers.
+var gpuOp = regexp.MustCompile(`(?m)(^|[\s=])gpu\.[a-z_0-9]+\b|@mgpu[A-Z]`)
+
+// callsGPU says whether a program with no kernels of its own uses the GPU all the same: through
+// library calls (the sparsifier's cuSPARSE ops), copies or allocations. Such a program has no
+// modules to build, for any chip.
+func callsGPU(src []byte) bool {
+	return gpuOp.Match(src)
 }

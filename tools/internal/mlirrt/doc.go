@@ -11,7 +11,8 @@
 // explain.go (pure Go) says why the driver refused a module. The C side needs cgo, cuda.h and
 // libcuda and builds only with the "cuda" build tag: exports_cuda.go holds the //export functions,
 // wrappers_cuda.c the few wrappers that must be C (see there: module loads run in global
-// constructors, before the Go runtime starts).
+// constructors, before the Go runtime starts). sparse_cuda.c holds the wrappers of the gpu dialect's
+// sparse ops, over cuSPARSE and cuSPARSELt, which it loads with dlopen on first use (see there).
 //
 // Contexts: like upstream's ScopedContext, every wrapper that calls the driver pushes the primary
 // context of the calling thread's default device (mgpuSetDefaultDevice, thread-local, 0 by default)

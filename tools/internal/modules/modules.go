@@ -32,7 +32,8 @@ func CheckName(name string) error {
 }
 
 // Read lists the modules of dir, sorted by name: each file must be NAME.EXT with EXT one of exts
-// (".ll", ...), and one file per module. An empty directory is an error.
+// (".ll", ...), and one file per module. An empty directory holds the modules of a program with no
+// kernels of its own (one that only calls GPU libraries).
 func Read(dir string, exts ...string) ([]Module, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -51,9 +52,6 @@ func Read(dir string, exts ...string) ([]Module, error) {
 		}
 		seen[stem] = true
 		mods = append(mods, Module{Name: stem, Path: filepath.Join(dir, name)})
-	}
-	if len(mods) == 0 {
-		return nil, fmt.Errorf("%s holds no module", dir)
 	}
 	sort.Slice(mods, func(i, j int) bool { return mods[i].Name < mods[j].Name })
 	return mods, nil
