@@ -15,16 +15,17 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
-// hostPipeline lowers a program's host code once its gpu.modules are gpu.binary ops: the pipeline
-// that MLIR's integration tests run (whose device passes find no gpu.module left to serialize).
-const hostPipeline = "--gpu-lower-to-nvvm-pipeline"
+// HostPipeline (mlir-opt's option) lowers a program's host code once its gpu.modules are gpu.binary
+// ops: the pipeline that MLIR's integration tests run (whose device passes find no gpu.module left
+// to serialize).
+const HostPipeline = "--gpu-lower-to-nvvm-pipeline"
 
-// AsyncPipeline (mlir-opt's option) runs before hostPipeline over the host code of a program that
+// AsyncPipeline (mlir-opt's option) runs before HostPipeline over the host code of a program that
 // uses the async dialect (async.execute, async.await, groups), in the order of MLIR's CUDA
 // integration test of it (mlir/test/Integration/GPU/CUDA/async.mlir): gpu-async-region gives the
 // GPU ops inside async.execute regions tokens (their streams), gpu-to-llvm lowers them (and the
 // async ops' operands and results of GPU types), then the async dialect becomes coroutines and
-// calls of the async runtime (mlirAsyncRuntime*, package mlirrt), reference counted. hostPipeline
+// calls of the async runtime (mlirAsyncRuntime*, package mlirrt), reference counted. HostPipeline
 // lowers what is left (scf, vector, the outlined regions' functions).
 const AsyncPipeline = "--pass-pipeline=builtin.module(func.func(gpu-async-region),gpu-to-llvm,async-to-async-runtime," +
 	"async-runtime-ref-counting,async-runtime-ref-counting-opt,convert-async-to-llvm)"
@@ -103,9 +104,9 @@ func MLIR(ctx context.Context, tools compile.Tools, job MLIRJob) error {
 		return fail(nil, "", err)
 	}
 	async := asyncOp.Match(withBinaries)
-	pipeline := hostPipeline
+	pipeline := HostPipeline
 	if async {
-		pipeline = AsyncPipeline + " then " + hostPipeline
+		pipeline = AsyncPipeline + " then " + HostPipeline
 		if err := need(tools, [2]string{"opt", tools.Opt}); err != nil {
 			return fail(nil, "", fmt.Errorf("the program uses the async dialect, whose coroutines opt splits: %w", err))
 		}
@@ -116,7 +117,7 @@ func MLIR(ctx context.Context, tools compile.Tools, job MLIRJob) error {
 		host = lowered
 	}
 	lowered := step("lowered.mlir")
-	if err := exec("lower the host code", tools.MLIROpt, hostPipeline, host, "-o", lowered); err != nil {
+	if err := exec("lower the host code", tools.MLIROpt, HostPipeline, host, "-o", lowered); err != nil {
 		return explainUnlowered(err, source, job.Src, pipeline)
 	}
 	ll := step("host.ll")
