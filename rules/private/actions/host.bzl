@@ -97,11 +97,12 @@ def emit_program_host(gctx, *, src, modules, chip, out, opt = 2):
     """Declares the action that compiles the host side of an MLIR program into the object `out`.
 
     `gpubuilder host` outlines the program's gpu.launch regions, replaces each gpu.module by a
-    gpu.binary holding its fatbin from `modules`, lowers the host code with MLIR and makes the
-    object with llc.
+    gpu.binary holding its fatbin from `modules`, lowers the host code with MLIR (splitting the
+    async dialect's coroutines with opt) and makes the object with llc.
 
     Args:
-      gctx: the gpu_context (its `llvm` mlir-opt, mlir-translate and llc).
+      gctx: the gpu_context (its `llvm` mlir-opt, mlir-translate and llc, and opt where it has
+        one: a program that uses the async dialect needs it).
       src: the program (.mlir).
       modules: the directory of the modules' fatbins (NAME.fatbin).
       chip: the chip the gpu.binary objects' targets name.
@@ -109,7 +110,7 @@ def emit_program_host(gctx, *, src, modules, chip, out, opt = 2):
       opt: llc's optimisation level.
     """
     args = builder_args(gctx)
-    tools = add_tools(args, gctx.llvm, ["mlir_opt", "mlir_translate", "llc"])
+    tools = add_tools(args, gctx.llvm, ["mlir_opt", "mlir_translate", "llc", "opt"])
     args.add("--modules", modules.path)
     args.add("--chip", chip)
     args.add("-O", str(opt))

@@ -18,7 +18,7 @@ const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2
        gpubuild host --compiler nvcc (--fatbin FATBIN | --rdc) --chip CHIP -o OUT.o [-O 2] [--nvcc PATH]
                      [--ccbin PATH] [CLANG OPTIONS] [--nvcc-opt OPTION]... [--host-opt OPTION]... SRC.cu
        gpubuild host --modules DIR --chip CHIP -o OUT.o [-O 2] [--mlir-opt PATH] [--mlir-translate PATH]
-                     [--llc PATH] SRC.mlir
+                     [--llc PATH] [--opt PATH] SRC.mlir
   Compiles the host side of a CUDA C++ source with clang into a position-independent object file
   (OUT "-" is standard output). With --fatbin, the object embeds FATBIN, the source's own device
   code (gpubuild link of its cubins and PTX), and registers it at start-up. With --rdc (relocatable
@@ -36,7 +36,8 @@ const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2
   An MLIR program (SRC.mlir: host code, and gpu.modules or gpu.launch regions) takes the directory
   of its modules' artifacts (DIR/NAME.fatbin: gpubuild link --program), which replace its
   gpu.modules as gpu.binary ops for CHIP's #nvvm.Target; MLIR lowers the host code, llc makes the
-  object. A @main that returns nothing gets exit status 0. Link the object with the runtime
+  object; a program that uses the async dialect has its coroutines split by opt. A @main that
+  returns nothing gets exit status 0. Link the object with the runtime
   (@rules_gpu//tools/internal/mlirrt/archive, a C archive of package mlirrt) and -lcuda.`
 
 // runHost compiles the host side of a CUDA C++ source.
@@ -63,6 +64,7 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 	c.StringVar(&tools.MLIROpt, "mlir-opt", "", "MLIR: mlir-opt (`PATH`; default: found with LLVM)")
 	c.StringVar(&tools.MLIRTranslate, "mlir-translate", "", "MLIR: mlir-translate (`PATH`; default: found with LLVM)")
 	c.StringVar(&tools.Llc, "llc", "", "MLIR: llc (`PATH`; default: found with LLVM)")
+	c.StringVar(&tools.Opt, "opt", "", "MLIR: opt, for programs that use the async dialect (`PATH`; default: found with LLVM)")
 	srcs, err := c.ParseArgs(args, func(args []string) int {
 		_, n := clangOption(args)
 		clangOpts = append(clangOpts, args[:n]...)

@@ -229,4 +229,13 @@ func TestLowerToPTXNoKernels(t *testing.T) {
 	if names, err := tools.LowerProgram(context.Background(), ll); err != nil || len(names) != 0 {
 		t.Errorf("LowerProgram: %q, %v; want no modules", names, err)
 	}
+	// Each chip's (empty) directory compiles to an empty directory of cubins.
+	bin := job
+	bin.Src, bin.Chip, bin.Format, bin.Out = filepath.Join(dir, "sm_90.ptx"), chips[1], FormatBin, filepath.Join(tmp, "sm_90.cubin")
+	if err := tools.CompileProgram(context.Background(), bin); err != nil {
+		t.Fatal(err)
+	}
+	if entries, err := os.ReadDir(bin.Out); err != nil || len(entries) != 0 {
+		t.Errorf("CompileProgram: %v, %v; want an empty directory", entries, err)
+	}
 }

@@ -15,9 +15,29 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
-// hostPipeline lowers a program's host code once its gpu.modules are gpu.binary ops: the pipeline
-// that MLIR's integration tests run (whose device passes find no gpu.module left to serialize).
-const hostPipeline = "--gpu-lower-to-nvvm-pipeline"
+// HostPipeline (mlir-opt's option) lowers a program's host code once its gpu.modules are gpu.binary
+// ops: the pipeline that MLIR's integration tests run (whose device passes find no gpu.module left
+// to serialize).
+const HostPipeline = "--gpu-lower-to-nvvm-pipeline"
+
+// AsyncPipeline (mlir-opt's option) runs before HostPipeline over the host code of a program that
+// uses the async dialect (async.execute, async.await, groups), in the order of MLIR's CUDA
+// integration test of it (mlir/test/Integration/GPU/CUDA/async.mlir): gpu-async-region gives the
+// GPU ops inside async.execute regions tokens (their streams), gpu-to-llvm lowers them (and the
+// async ops' operands and results of GPU types), then the async dialect becomes coroutines and
+// calls of the async runtime (mlirAsyncRuntime*, package mlirrt), reference counted. HostPipeline
+// lowers what is left (scf, vector, the outlined regions' functions).
+const AsyncPipeline = "--pass-pipeline=builtin.module(func.func(gpu-async-region),gpu-to-llvm,async-to-async-runtime," +
+	"async-runtime-ref-counting,async-runtime-ref-counting-opt,convert-async-to-llvm)"
+
+// CoroPasses (opt's option) split the LLVM coroutines of lowered async.execute regions into their
+// resume functions, as LLVM's O0 pipeline (which mlir-runner runs) does: llc cannot compile a
+// coroutine that is not split.
+const CoroPasses = "-passes=coro-early,cgscc(coro-split),coro-cleanup,globaldce"
+
+// asyncOp is an op or type of the async dialect in MLIR's printed form (no comments; not the async
+// keyword of GPU ops, nor !gpu.async.token).
+var asyncOp = regexp.MustCompile(`(^|[^A-Za-z0-9_.$])!?async\.[a-z_]`)
 
 // MLIRJob is the host side of an MLIR program: its source, the artifacts of its modules, and the
 // object file to write.
@@ -40,7 +60,9 @@ type MLIRJob struct {
 // device side's lowering, so the modules have the same names), each gpu.module replaced by a
 // gpu.binary holding its artifact (mlir.ToBinaries), MLIR's GPU lowering of the host code to
 // calls of the runtime (mgpuModuleLoad, mgpuLaunchKernel, ...), mlir-translate, main given an exit
-// status, and llc.
+// status, and llc. A program that uses the async dialect has it lowered first (AsyncPipeline), and
+// its coroutines split by tools.Opt before llc (CoroPasses); other programs are lowered without
+// either.
 //
 // MLIR lowers func.func @main() to a C function `void main()`, whose exit status is whatever the
 // last call left in a register. A @main that returns nothing is therefore renamed and called by a
@@ -81,13 +103,26 @@ func MLIR(ctx context.Context, tools compile.Tools, job MLIRJob) error {
 	if err != nil {
 		return fail(nil, "", err)
 	}
+	async := asyncOp.Match(withBinaries)
+	pipeline := HostPipeline
+	if async {
+		pipeline = AsyncPipeline + " then " + HostPipeline
+		if err := need(tools, [2]string{"opt", tools.Opt}); err != nil {
+			return fail(nil, "", fmt.Errorf("the program uses the async dialect, whose coroutines opt splits: %w", err))
+		}
+		lowered := step("async.mlir")
+		if err := exec("lower the async dialect", tools.MLIROpt, AsyncPipeline, host, "-o", lowered); err != nil {
+			return explainUnlowered(err, source, job.Src, AsyncPipeline)
+		}
+		host = lowered
+	}
 	lowered := step("lowered.mlir")
-	if err := exec("lower the host code", tools.MLIROpt, hostPipeline, host, "-o", lowered); err != nil {
-		return explainUnlowered(err, source, job.Src)
+	if err := exec("lower the host code", tools.MLIROpt, HostPipeline, host, "-o", lowered); err != nil {
+		return explainUnlowered(err, source, job.Src, pipeline)
 	}
 	ll := step("host.ll")
 	if err := exec("translate to LLVM IR", tools.MLIRTranslate, "--mlir-to-llvmir", lowered, "-o", ll); err != nil {
-		return explainUnlowered(err, source, job.Src)
+		return explainUnlowered(err, source, job.Src, pipeline)
 	}
 	ir, err := os.ReadFile(ll)
 	if err != nil {
@@ -98,6 +133,13 @@ func MLIR(ctx context.Context, tools compile.Tools, job MLIRJob) error {
 	}
 	if err := os.WriteFile(ll, ir, 0o644); err != nil {
 		return fail(nil, "", err)
+	}
+	if async {
+		split := step("host.coro.bc")
+		if err := exec("split the coroutines", tools.Opt, CoroPasses, ll, "-o", split); err != nil {
+			return err
+		}
+		ll = split
 	}
 	obj := step("host.o")
 	if err := exec("llc", tools.Llc, "-filetype=obj", "-relocation-model=pic", "-O"+strconv.Itoa(min(job.O, 3)), ll, "-o", obj); err != nil {

@@ -202,6 +202,135 @@ func TestMLIRMain(t *testing.T) {
 	}
 }
 
+// asyncPrograms use the async dialect: GPU work inside async.execute regions (gpu.alloc,
+// gpu.memcpy, gpu.launch_func and an outlined gpu.launch) joined by tokens and values, and CPU work
+// in groups; what each object must call besides.
+var asyncPrograms = []struct {
+	name, src string
+	calls     []string
+}{
+	{"GPU work in regions", `module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @twice(%x: memref<4xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %x[%i] : memref<4xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %x[%i] : memref<4xf32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %h = memref.alloc() : memref<4xf32>
+    %t0, %f0 = async.execute () -> !async.value<memref<4xf32>> {
+      %d = gpu.alloc () : memref<4xf32>
+      gpu.memcpy %d, %h : memref<4xf32>, memref<4xf32>
+      async.yield %d : memref<4xf32>
+    }
+    %t1, %f1 = async.execute [%t0] (%f0 as %d : !async.value<memref<4xf32>>) -> !async.value<memref<4xf32>> {
+      gpu.launch_func @kernels::@twice blocks in (%c1, %c1, %c1) threads in (%c4, %c1, %c1) args(%d : memref<4xf32>)
+      gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+        %v = memref.load %d[%tx] : memref<4xf32>
+        memref.store %v, %d[%tx] : memref<4xf32>
+        gpu.terminator
+      }
+      async.yield %d : memref<4xf32>
+    }
+    %d = async.await %f1 : !async.value<memref<4xf32>>
+    gpu.memcpy %h, %d : memref<4xf32>, memref<4xf32>
+    gpu.dealloc %d : memref<4xf32>
+    async.await %t1 : !async.token
+    return
+  }
+}
+`, []string{"mgpuLaunchKernel", "mgpuMemAlloc", "mgpuMemcpy", "mlirAsyncRuntimeExecute", "mlirAsyncRuntimeAwaitValueAndExecute", "mlirAsyncRuntimeAwaitValue"}},
+	{"CPU work in a group", `module {
+  func.func @main() -> i32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %buf = memref.alloc() : memref<4xi32>
+    %g = async.create_group %c4 : !async.group
+    scf.for %i = %c0 to %c4 step %c1 {
+      %t = async.execute {
+        %v = arith.index_cast %i : index to i32
+        memref.store %v, %buf[%i] : memref<4xi32>
+        async.yield
+      }
+      %r = async.add_to_group %t, %g : !async.token
+    }
+    async.await_all %g
+    %x = memref.load %buf[%c1] : memref<4xi32>
+    return %x : i32
+  }
+}
+`, []string{"mlirAsyncRuntimeCreateGroup", "mlirAsyncRuntimeAddTokenToGroup", "mlirAsyncRuntimeAwaitAllInGroup"}},
+}
+
+// A program that uses the async dialect lowers to an object that calls MLIR's async runtime and
+// holds no coroutine left to split; without opt, which splits them, it fails naming it.
+func TestMLIRAsync(t *testing.T) {
+	tools := lowerTools(t)
+	tools.Opt = testtool.Find(t, "OPT", "opt-21")
+	for _, p := range asyncPrograms {
+		t.Run(p.name, func(t *testing.T) {
+			src := testtool.WriteFile(t, t.TempDir(), "prog.mlir", p.src)
+			binaries := map[string][]byte{}
+			if strings.Contains(p.src, "gpu.module @kernels") {
+				binaries = map[string][]byte{"kernels": []byte("kernels"), "main_kernel": []byte("outlined")}
+			}
+			obj := filepath.Join(t.TempDir(), "prog.o")
+			if err := MLIR(context.Background(), tools, MLIRJob{Target: "//t:prog", Src: src, Binaries: binaries, Chip: "sm_80", O: 2, Out: obj}); err != nil {
+				t.Fatal(err)
+			}
+			defined, undefined := hostObject(t, obj)
+			if !slices.Contains(defined, "main") {
+				t.Errorf("the object does not define main (defines %q)", defined)
+			}
+			for _, want := range append([]string{"mlirAsyncRuntimeCreateToken", "mlirAsyncRuntimeEmplaceToken", "mlirAsyncRuntimeDropRef"}, p.calls...) {
+				if !slices.Contains(undefined, want) {
+					t.Errorf("the object does not call %s (uses %q)", want, undefined)
+				}
+			}
+			for _, u := range undefined {
+				if strings.HasPrefix(u, "llvm.coro") {
+					t.Errorf("the object calls %s: a coroutine left unsplit", u)
+				}
+			}
+
+			noOpt := tools
+			noOpt.Opt = ""
+			err := MLIR(context.Background(), noOpt, MLIRJob{Target: "//t:prog", Src: src, Binaries: binaries, Chip: "sm_80", Out: filepath.Join(t.TempDir(), "prog.o")})
+			if want := "the program uses the async dialect, whose coroutines opt splits: no opt"; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("without opt: %v, want an error containing %q", err, want)
+			}
+		})
+	}
+}
+
+// asyncOp finds the async dialect's ops and types in printed MLIR, and not the async keyword of
+// the GPU dialect's ops or its token type.
+func TestAsyncOp(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"%t = async.execute {", true},
+		{"async.await %t : !async.token", true},
+		{"func.func @f(%v: !async.value<f32>)", true},
+		{"%g = async.create_group %c : !async.group", true},
+		{"%t = gpu.wait async", false},
+		{"%m, %t = gpu.alloc async [%t0] () : memref<4xf32>", false},
+		{"func.func @f(%t: !gpu.async.token)", false},
+		{"func.func @my_async.execute()", false},
+	} {
+		if got := asyncOp.MatchString(tc.text); got != tc.want {
+			t.Errorf("asyncOp.MatchString(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}
+
 // MLIR fails, naming the host and the cause, and writes nothing, for artifacts that do not match
 // the program's modules, a @main it cannot give an exit status, and missing tools.
 func TestMLIRErrors(t *testing.T) {
@@ -249,8 +378,6 @@ func TestMLIRErrors(t *testing.T) {
 		{"no llc", program, all, &noLLC, []string{"no llc configured"}},
 		{"a synchronous gpu.alloc", "module attributes {gpu.container_module} {\n  func.func @main() {\n    // gpu.alloc in a comment\n    %m = gpu.alloc () : memref<4xf32>\n    %u = memref.cast %m : memref<4xf32> to memref<*xf32>\n    call @printMemrefF32(%u) : (memref<*xf32>) -> ()\n    return\n  }\n  func.func private @printMemrefF32(memref<*xf32>)\n}\n",
 			nil, nil, []string{"prog.mlir:4: gpu.alloc is left after the host lowering (--gpu-lower-to-nvvm-pipeline", "fix: MLIR's host lowering (gpu-to-llvm) lowers only its async form"}},
-		{"the async dialect", "module {\n  func.func @main() {\n    %t = async.execute {\n      async.yield\n    }\n    async.await %t : !async.token\n    return\n  }\n}\n",
-			nil, nil, []string{"prog.mlir:3: async.execute is left after the host lowering", "fix: the async dialect has no host lowering or runtime in rules_gpu yet"}},
 		{"another dialect", "module {\n  func.func @main() {\n    %c = arith.constant 1.0 : f32\n    %s = math.sqrt %c : f32\n    %t = tensor.empty() : tensor<4xf32>\n    call @use(%t) : (tensor<4xf32>) -> ()\n    return\n  }\n  func.func private @use(tensor<4xf32>)\n}\n",
 			nil, nil, []string{"prog.mlir:5: tensor.empty is left after the host lowering", "fix: lower the tensor dialect's ops before"}},
 	} {

@@ -25,8 +25,12 @@ var unloweredFixes = map[string]string{
 	"gpu.dealloc": syncGPUFix,
 	"gpu.memcpy":  syncGPUFix,
 	"gpu.memset":  syncGPUFix,
-	"async":       "the async dialect has no host lowering or runtime in rules_gpu yet; for asynchronous GPU work use gpu.wait async tokens (examples/mlir/async.mlir)",
+	"async":       asyncFix,
 }
+
+const asyncFix = "rules_gpu lowers async.execute, async.await and async groups in func.func bodies before the host " +
+	"lowering (MLIR's async-to-async-runtime and convert-async-to-llvm; the runtime is package mlirrt's), and that " +
+	"lowering left this op: keep the async ops in func.func, and pass memrefs, scalars and GPU tokens through async values"
 
 const syncGPUFix = "MLIR's host lowering (gpu-to-llvm) lowers only its async form: give it a token " +
 	"(%t = gpu.wait async, then OP async [%t]) and wait for the result (gpu.wait [%r]), or use host memory " +
@@ -34,8 +38,9 @@ const syncGPUFix = "MLIR's host lowering (gpu-to-llvm) lowers only its async for
 
 // explainUnlowered turns the failure of a host lowering step whose tool says an op was left
 // unlowered into one that names the op, the first line of the program's source that uses it, and
-// what to do. Other failures are returned as they are.
-func explainUnlowered(err error, src []byte, srcName string) error {
+// what to do; pipeline names the lowering (its mlir-opt options). Other failures are returned as
+// they are.
+func explainUnlowered(err error, src []byte, srcName, pipeline string) error {
 	var e *compile.Error
 	if !errors.As(err, &e) {
 		return err
@@ -63,7 +68,7 @@ func explainUnlowered(err error, src []byte, srcName string) error {
 		where = fmt.Sprintf("%s:%d", srcName, line)
 	}
 	out := *e
-	out.Err = fmt.Errorf("%s: %s is left after the host lowering (%s, MLIR's GPU integration tests' pipeline), which has no lowering for it; fix: %s (%w)", where, op, hostPipeline, fix, e.Err)
+	out.Err = fmt.Errorf("%s: %s is left after the host lowering (%s, MLIR's GPU integration tests' pipeline), which has no lowering for it; fix: %s (%w)", where, op, pipeline, fix, e.Err)
 	return &out
 }
 

@@ -2,7 +2,8 @@
 // wrappers that MLIR's gpu-to-llvm lowering calls (mgpuModuleLoad, mgpuLaunchKernel, ...; upstream
 // mlir/lib/ExecutionEngine/CudaRuntimeWrappers.cpp), over the CUDA driver, and MLIR's printing
 // helpers (printMemrefF32, printF32, ...; upstream CRunnerUtils.cpp, RunnerUtils.cpp and
-// Float16bits.cpp), exported to C with upstream's names and ABIs (LLVM 21). Debian has no
+// Float16bits.cpp), and MLIR's async runtime (mlirAsyncRuntime*; upstream AsyncRuntime.cpp), which
+// the lowered async dialect calls, exported to C with upstream's names and ABIs (LLVM 21). Debian has no
 // libmlir_cuda_runtime, and its runner-utils libraries need libMLIR.so and a newer glibc than the
 // GPU machines, so programs link this instead: a main package that imports it, built with
 // -buildmode=c-archive and -tags cuda, linked with the program's object and -lcuda.
@@ -11,8 +12,11 @@
 // explain.go (pure Go) says why the driver refused a module. The C side needs cgo, cuda.h and
 // libcuda and builds only with the "cuda" build tag: exports_cuda.go holds the //export functions,
 // wrappers_cuda.c the few wrappers that must be C (see there: module loads run in global
-// constructors, before the Go runtime starts). sparse_cuda.c holds the wrappers of the gpu dialect's
-// sparse ops, over cuSPARSE and cuSPARSELt, which it loads with dlopen on first use (see there).
+// constructors, before the Go runtime starts); async_cuda.go the async runtime (tokens, values and
+// groups as cgo handles, reference counted; coroutines resumed on goroutines; see there for its
+// only global state, cgo's handle table), with async_cuda.c calling a coroutine's resume function.
+// sparse_cuda.c holds the wrappers of the gpu dialect's sparse ops, over cuSPARSE and cuSPARSELt,
+// which it loads with dlopen on first use (see there).
 //
 // Contexts: like upstream's ScopedContext, every wrapper that calls the driver pushes the primary
 // context of the calling thread's default device (mgpuSetDefaultDevice, thread-local, 0 by default)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rulesgpu/rules_gpu/tools/internal/host"
 	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
@@ -122,4 +123,86 @@ func symbols(t *testing.T, path string, defined bool) map[string]bool {
 		}
 	}
 	return out
+}
+
+// TestLinkAsync proves the same of a program that mixes the async dialect and GPU work,
+// examples/mlir/async_execute.mlir: lowered as rules_gpu lowers it (host.AsyncPipeline before the
+// GPU pipeline, opt's coroutine split), every mlirAsyncRuntime*, mgpu* and print* symbol its object
+// needs is defined by the archive. On a machine with a GPU it also runs it.
+func TestLinkAsync(t *testing.T) {
+	goTool := testtool.Find(t, "GO", "go")
+	if mod, err := exec.Command(goTool, "env", "GOMOD").Output(); err != nil || !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
+		t.Skip("not run from the Go module (under Bazel, say): go build cannot build ./archive here")
+	}
+	opt := testtool.Find(t, "MLIR_OPT", "mlir-opt-21")
+	translate := testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21")
+	llvmOpt := testtool.Find(t, "OPT", "opt-21")
+	llc := testtool.Find(t, "LLC", "llc-21")
+	clang := testtool.Find(t, "CLANG", "clang-21")
+	if _, err := exec.LookPath("ptxas"); err != nil && os.Getenv("CUDA_ROOT") == "" {
+		t.Skip("no ptxas on PATH and no CUDA_ROOT: mlir-opt cannot build the device code")
+	}
+	dir := t.TempDir()
+	run := func(name string, args ...string) []byte {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes())
+		}
+		return out
+	}
+	archive := filepath.Join(dir, "libmlirrt.a")
+	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./archive")
+
+	base := filepath.Join(dir, "async_execute")
+	// As rules_gpu does, the modules become gpu.binary ops before the host code is lowered (the
+	// async lowering checks a kernel launch's operands against its gpu.func).
+	run(opt, "../../../examples/mlir/async_execute.mlir", "--pass-pipeline=builtin.module(gpu-kernel-outlining,nvvm-attach-target{chip=sm_90},"+
+		"gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts),gpu-module-to-binary)", "-o", base+".binary.mlir")
+	run(opt, base+".binary.mlir", host.AsyncPipeline, "-o", base+".async.mlir")
+	run(opt, base+".async.mlir", host.HostPipeline, "-o", base+".mlir")
+	run(translate, "--mlir-to-llvmir", base+".mlir", "-o", base+".ll")
+	run(llvmOpt, host.CoroPasses, base+".ll", "-o", base+".bc")
+	run(llc, "-filetype=obj", "-relocation-model=pic", base+".bc", "-o", base+".o")
+	run(clang, base+".o", archive, "-lcuda", "-lpthread", "-ldl", "-o", base)
+
+	needs := symbols(t, base+".o", false)
+	has := symbols(t, base, true)
+	for name := range needs {
+		if strings.HasPrefix(name, "mlirAsyncRuntime") || strings.HasPrefix(name, "mgpu") || strings.HasPrefix(name, "print") {
+			if !has[name] {
+				t.Errorf("the program needs %s, which the archive does not define", name)
+			}
+		}
+	}
+	for _, want := range []string{"mlirAsyncRuntimeExecute", "mlirAsyncRuntimeAwaitValueAndExecute", "mlirAsyncRuntimeAwaitTokenAndExecute",
+		"mlirAsyncRuntimeGetValueStorage", "mgpuLaunchKernel", "mgpuMemAlloc", "mgpuMemcpy", "mgpuMemset32", "mgpuStreamWaitEvent"} {
+		if !needs[want] {
+			t.Errorf("the object does not call %s, as this test expects", want)
+		}
+	}
+	for name := range needs {
+		if strings.HasPrefix(name, "llvm.coro") {
+			t.Errorf("the object calls %s: a coroutine left unsplit", name)
+		}
+	}
+
+	if gpus, _ := os.ReadDir("/proc/driver/nvidia/gpus"); len(gpus) == 0 {
+		t.Logf("linked %s; no GPU here to run it", filepath.Base(base))
+		return
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(base)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("%s: %v\n%s", filepath.Base(base), err, stderr.Bytes())
+	}
+	want := regexp.MustCompile(`^Unranked Memref base@ = 0x[0-9a-f]+ rank = 1 offset = 0 sizes = \[8\] strides = \[1\] data = \n` +
+		`\[1,  3,  5,  7,  9,  11,  13,  15\]\n16\n256\n$`)
+	if !want.Match(stdout.Bytes()) {
+		t.Errorf("%s printed\n%q", filepath.Base(base), stdout.Bytes())
+	}
 }

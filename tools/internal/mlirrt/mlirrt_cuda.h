@@ -64,4 +64,12 @@ CUresult mlirrt_launch_cluster(CUfunction f, unsigned cluster_x, unsigned cluste
 // driver's device printf) stays in order with ours; flush as upstream's std::flush.
 void mlirrt_write(const void *p, size_t n, int flush);
 
+// The async runtime's C half (async_cuda.c): mlirrt_async_resume calls a coroutine's resume
+// function, resume(handle), as upstream's CoroResume; mlirrt_async_handle makes a cgo.Handle the
+// opaque pointer that lowered code holds; mlirrt_async_print_thread_id prints the calling thread's
+// id, as upstream's mlirAsyncRuntimePrintCurrentThreadId.
+void mlirrt_async_resume(void *handle, void *resume);
+void *mlirrt_async_handle(uintptr_t handle);
+void mlirrt_async_print_thread_id(void);
+
 #endif // MLIRRT_CUDA_H

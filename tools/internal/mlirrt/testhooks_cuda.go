@@ -6,10 +6,18 @@ package mlirrt
 #include <stdio.h>
 #include <stdlib.h>
 #include "mlirrt_cuda.h"
+
+// A coroutine's stand-in for the async runtime's tests: resuming it counts, in the int64_t that
+// its handle points to.
+static void mlirrt_test_resume(void *handle) { __atomic_fetch_add((int64_t *)handle, 1, __ATOMIC_SEQ_CST); }
+static void *mlirrt_test_resume_fn(void) { return (void *)mlirrt_test_resume; }
 */
 import "C"
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // The cgo that exports_cuda_test.go needs and, as a test, cannot have itself.
 
@@ -39,3 +47,15 @@ func flushStdout() { C.fflush(C.stdout) }
 
 // unrankedAt is the UnrankedMemRefType at p.
 func unrankedAt(p unsafe.Pointer) *C.mlirrt_unranked { return (*C.mlirrt_unranked)(p) }
+
+// testCoroutine is a stand-in coroutine for the async runtime's tests: its handle (C memory) and
+// resume function, and how many times it has been resumed.
+type testCoroutine struct{ handle, resume unsafe.Pointer }
+
+func newTestCoroutine() testCoroutine {
+	return testCoroutine{C.calloc(1, 8), C.mlirrt_test_resume_fn()}
+}
+
+func (c testCoroutine) resumed() int64 { return atomic.LoadInt64((*int64)(c.handle)) }
+
+func (c testCoroutine) free() { C.free(c.handle) }

@@ -1,0 +1,81 @@
+package mlirrt
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
+	"github.com/rulesgpu/rules_gpu/tools/internal/host"
+	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
+)
+
+// TestAsyncOracle runs the CPU-only async programs of testdata/async twice: lowered with
+// rules_gpu's passes (host.AsyncPipeline, then host.HostPipeline) and run by mlir-runner-21 with
+// LLVM 21's own async runtime (libmlir_async_runtime, MLIR_ASYNC_RUNTIME) and runner utils; and
+// built as rules_gpu builds a program's host side (host.MLIR: the same passes, opt's coroutine
+// split, llc), linked with the package's C archive. Both must print the same, every time (each
+// program runs several times, its regions on worker goroutines).
+func TestAsyncOracle(t *testing.T) {
+	goTool := testtool.Find(t, "GO", "go")
+	if mod, err := exec.Command(goTool, "env", "GOMOD").Output(); err != nil || !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
+		t.Skip("not run from the Go module (under Bazel, say): go build cannot build ./archive here")
+	}
+	tools := compile.Tools{
+		MLIROpt:       testtool.Find(t, "MLIR_OPT", "mlir-opt-21"),
+		MLIRTranslate: testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21"),
+		Llc:           testtool.Find(t, "LLC", "llc-21"),
+		Opt:           testtool.Find(t, "OPT", "opt-21"),
+	}
+	runner := testtool.Find(t, "MLIR_RUNNER", "mlir-runner-21")
+	clang := testtool.Find(t, "CLANG", "clang-21")
+	libs := []string{
+		testtool.Find(t, "MLIR_ASYNC_RUNTIME", llvmLib+"libmlir_async_runtime.so.21.1"),
+		testtool.Find(t, "MLIR_RUNNER_UTILS", llvmLib+"libmlir_runner_utils.so.21.1"),
+		testtool.Find(t, "MLIR_C_RUNNER_UTILS", llvmLib+"libmlir_c_runner_utils.so.21.1"),
+	}
+	dir := t.TempDir()
+	run := func(name string, args ...string) []byte {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil || stderr.Len() > 0 {
+			t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes())
+		}
+		return out
+	}
+	archive := filepath.Join(dir, "libmlirrt.a")
+	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./archive")
+
+	progs, err := filepath.Glob("testdata/async/*.mlir")
+	if err != nil || len(progs) == 0 {
+		t.Fatalf("no programs in testdata/async: %v", err)
+	}
+	for _, src := range progs {
+		name := strings.TrimSuffix(filepath.Base(src), ".mlir")
+		t.Run(name, func(t *testing.T) {
+			base := filepath.Join(dir, name)
+			run(tools.MLIROpt, host.AsyncPipeline, src, "-o", base+".async.mlir")
+			run(tools.MLIROpt, host.HostPipeline, base+".async.mlir", "-o", base+".llvm.mlir")
+			want := run(runner, base+".llvm.mlir", "-O0", "-e", "main", "-entry-point-result=void", "-shared-libs="+strings.Join(libs, ","))
+			want = oracleBase.ReplaceAll(want, []byte("base@ = B "))
+
+			if err := host.MLIR(context.Background(), tools, host.MLIRJob{Target: name, Src: src, Binaries: map[string][]byte{}, Chip: "sm_80", O: 2, Out: base + ".o"}); err != nil {
+				t.Fatal(err)
+			}
+			run(clang, base+".o", archive, "-lcuda", "-lpthread", "-ldl", "-o", base)
+			for i := range 8 {
+				got := oracleBase.ReplaceAll(run(base), []byte("base@ = B "))
+				if !bytes.Equal(got, want) {
+					t.Fatalf("run %d: upstream's runtime printed\n%s\nours printed\n%s", i, want, got)
+				}
+			}
+			t.Logf("%s printed, as upstream's:\n%s", name, want)
+		})
+	}
+}
