@@ -39,3 +39,6 @@ func flushStdout() { C.fflush(C.stdout) }
 
 // unrankedAt is the UnrankedMemRefType at p.
 func unrankedAt(p unsafe.Pointer) *C.mlirrt_unranked { return (*C.mlirrt_unranked)(p) }
+
+// int64sAt is the array of int64_t at p (the box sizes of mgpuTensorMapEncodeTiledMemref).
+func int64sAt(p unsafe.Pointer) *C.int64_t { return (*C.int64_t)(p) }
