@@ -71,6 +71,11 @@ module attributes {gpu.container_module} {
     gpu.wait [%t5]
     %u = memref.cast %out : memref<4x8xf32> to memref<*xf32>
     call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+    // CHECK: Unranked Memref base@ = {{0x[0-9a-f]+}} rank = 2 offset = 0 sizes = [4, 8] strides = [8, 1] data =
+    // CHECK-NEXT: {{\[}}[1072,   1073,   1074,   1075,   1076,   1077,   1078,   1079],
+    // CHECK-NEXT: [1088,   1089,   1090,   1091,   1092,   1093,   1094,   1095],
+    // CHECK-NEXT: [1104,   1105,   1106,   1107,   1108,   1109,   1110,   1111],
+    // CHECK-NEXT: [1120,   1121,   1122,   1123,   1124,   1125,   1126,   1127]]
     return
   }
   func.func private @printMemrefF32(memref<*xf32>)

@@ -119,6 +119,12 @@ module attributes {gpu.container_module} {
     %weighted = arith.fptosi %sums#1 : f32 to i64
     vector.print %sum : i64
     vector.print %weighted : i64
+    // CHECK: Unranked Memref base@ = {{0x[0-9a-f]+}} rank = 1 offset = 0 sizes = [64] strides = [1] data =
+    // CHECK-NEXT: [5,  -10,  19,  -18,  -11,  7,  -30,  43,  -16,  2,  9,  5,  -10,  19,  -18,  -11,  7,  -30,  43,  -16,  2,  9,  5,  -10,  19,  -18,  -11,  7,  -30,  43,  -16,  2,  9,  5,  -10,  19,  -18,  -11,  7,  -30,  43,  -16,  2,  9,  5,  -10,  19,  -18,  -11,  7,  -30,  43,  -16,  2,  9,  5,  -10,  19,  -18,  -11,  7,  -30,  43,  -16]
+    // CHECK-NEXT: Unranked Memref base@ = {{0x[0-9a-f]+}} rank = 1 offset = 3968 sizes = [64] strides = [1] data =
+    // CHECK-NEXT: [-10,  5,  9,  2,  -16,  43,  -30,  7,  -11,  -18,  19,  -10,  5,  9,  2,  -16,  43,  -30,  7,  -11,  -18,  19,  -10,  5,  9,  2,  -16,  43,  -30,  7,  -11,  -18,  19,  -10,  5,  9,  2,  -16,  43,  -30,  7,  -11,  -18,  19,  -10,  5,  9,  2,  -16,  43,  -30,  7,  -11,  -18,  19,  -10,  5,  9,  2,  -16,  43,  -30,  7,  -11]
+    // CHECK-NEXT: -11
+    // CHECK-NEXT: 183
     return
   }
   func.func private @printMemrefF32(memref<*xf32>)
