@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -15,6 +16,10 @@ import (
 // that the driver's refusal of another is reported with its arguments (exit status 1). On a GPU
 // only: the driver encodes tensor maps for sm_90 and newer.
 func TestTensorMapEncode(t *testing.T) {
+	// The wrappers push and pop the context on the calling thread, which a C caller keeps; a Go
+	// caller must stay on one thread itself.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	// An 8x16 f32 memref in device memory and a box; the box sizes as the lowering passes them,
 	// outermost first.
 	encode := func(box0, box1 uint64) unsafe.Pointer {
