@@ -19,6 +19,12 @@ import (
 // gpu-lower-to-nvvm-pipeline does first: a TMA descriptor that a launch captures becomes a pointer.
 const nvgpuLowering = "convert-nvgpu-to-nvvm"
 
+// OutlinePasses are the passes that a program's device and host sides both run first, so that
+// their modules have the same names and their kernels the same parameters: the nvgpu lowering, then
+// gpu-kernel-outlining (a gpu.launch in @main becomes gpu.module @main_kernel, as in MLIR's
+// integration tests; existing gpu.modules are kept).
+const OutlinePasses = nvgpuLowering + ",gpu-kernel-outlining"
+
 // deviceLowering lowers the device code of every gpu.module to the LLVM and NVVM dialects, as MLIR's
 // own gpu-lower-to-nvvm-pipeline does for the device side; convert-nvvm-to-llvm writes the NVVM ops
 // that have no LLVM intrinsic (those nvgpu lowers to: mbarrier expect_tx, TMA copies, wgmma) as
@@ -120,7 +126,7 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 			pipeline += strings.Join(passes, ",") + ",gpu-module-to-binary{format=isa})"
 		}
 	} else {
-		pipeline += "gpu-kernel-outlining,"
+		pipeline = "builtin.module(" + OutlinePasses + ","
 	}
 	if in == job.Src {
 		pipeline += strings.Join(passes, ",") + "," + deviceLowering + ",gpu-module-to-binary{format=isa})"
