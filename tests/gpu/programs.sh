@@ -6,9 +6,10 @@
 #   - tests/integration/migrate in the shapes of rules_cuda's examples (basic, basic_macros, rdc,
 #     thrust, if_cuda), migrated by `gpubuild migrate` alone, beside nvcc's build of each;
 #   - examples/mlir's gpu_tests of gpu_test's check modes, the TensorCore product and passes
-#     (assert_test, exit_status_test, printf_test, tensorcore_test, linalg_test) and the async
-#     dialect (async_execute_test), run as Bazel runs
-#     a test: the script in its runfiles.
+#     (assert_test, exit_status_test, printf_test, tensorcore_test, linalg_test), the sparse
+#     programs (sparse_codegen_test, spmv_test, sparse_lib_test, spmm_2to4_test), the async
+#     dialect (async_execute_test) and the sm_90a programs (tma_load_test, wgmma_test), run as
+#     Bazel runs a test: the script in its runfiles.
 # build (on this host, in the build environment) fills DIR (~50 MB: within the device tool's
 # 64 MiB; DIR ignored by git, e.g. .device-programs); run (on the GPU machine) prints the results:
 #   env/env.sh run tests/gpu/programs.sh build .device-programs
@@ -16,7 +17,7 @@
 set -uo pipefail
 mode=${1:?usage: programs.sh build|run DIR} dir=${2:?usage: programs.sh build|run DIR}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-mlir_tests=(assert_test exit_status_test printf_test tensorcore_test linalg_test sparse_codegen_test spmv_test sparse_lib_test spmm_2to4_test async_execute_test)
+mlir_tests=(assert_test exit_status_test printf_test tensorcore_test linalg_test sparse_codegen_test spmv_test sparse_lib_test spmm_2to4_test async_execute_test tma_load_test wgmma_test)
 rc_programs=(basic basic_macros rdc thrust if_cuda)
 
 build() {

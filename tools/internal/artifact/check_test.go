@@ -16,6 +16,15 @@ func TestCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An architecture-specific pair, as rules_gpu's fatbin for chips = ["sm_90a"]: sm_90 alone runs it.
+	cubin90a, err := CubinImage(fakeCubin(7, 0x5a0d5a, 256))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ptx90a, err := PTXImage([]byte(".version 8.0\n.target sm_90a\n.address_size 64\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	runners, err := ParseRunners("sm_80, sm_86,sm_90", "12.2")
 	if err != nil {
 		t.Fatal(err)
@@ -27,6 +36,7 @@ func TestCheck(t *testing.T) {
 	}{
 		{"cubin", []fatbin.Entry{cubin}, []string{"exact SASS", "compatible SASS", "no"}},
 		{"cubin+ptx, driver too old for ISA 8.4", []fatbin.Entry{cubin, ptx}, []string{"exact SASS", "compatible SASS", "no"}},
+		{"sm_90a cubin+ptx", []fatbin.Entry{cubin90a, ptx90a}, []string{"no", "no", "exact SASS"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			vs := Check(&Artifact{Path: "k.fatbin", Format: FormatFatbin, Images: tc.images}, runners)

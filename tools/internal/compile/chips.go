@@ -14,9 +14,22 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
+// nvgpuLowering lowers the nvgpu dialect (TMA, mbarriers, warpgroup MMA: sm_90a) to NVVM across the
+// source, gpu.launch regions included, before any outlining, as MLIR's own
+// gpu-lower-to-nvvm-pipeline does first: a TMA descriptor that a launch captures becomes a pointer.
+const nvgpuLowering = "convert-nvgpu-to-nvvm"
+
+// OutlinePasses are the passes that a program's device and host sides both run first, so that
+// their modules have the same names and their kernels the same parameters: the nvgpu lowering, then
+// gpu-kernel-outlining (a gpu.launch in @main becomes gpu.module @main_kernel, as in MLIR's
+// integration tests; existing gpu.modules are kept).
+const OutlinePasses = nvgpuLowering + ",gpu-kernel-outlining"
+
 // deviceLowering lowers the device code of every gpu.module to the LLVM and NVVM dialects, as MLIR's
-// own gpu-lower-to-nvvm-pipeline does for the device side.
-const deviceLowering = "gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,canonicalize,cse,reconcile-unrealized-casts)"
+// own gpu-lower-to-nvvm-pipeline does for the device side; convert-nvvm-to-llvm writes the NVVM ops
+// that have no LLVM intrinsic (those nvgpu lowers to: mbarrier expect_tx, TMA copies, wgmma) as
+// inline PTX.
+const deviceLowering = "gpu.module(strip-debuginfo,convert-scf-to-cf,convert-gpu-to-nvvm,convert-nvvm-to-llvm,canonicalize,cse,reconcile-unrealized-casts)"
 
 // LowerToPTX lowers an MLIR source and writes its PTX for every chip of chips in one mlir-opt, as
 // MLIR's own pipeline does: one nvvm-attach-target per chip (job's O, the PTX ISA that the
@@ -89,7 +102,7 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 	step := func(name string) string { return filepath.Join(tmp, name) }
 
 	// One process when every top-level gpu.module is to be compiled, as the source has them.
-	in, pipeline := job.Src, "builtin.module("
+	in, pipeline := job.Src, "builtin.module("+nvgpuLowering+","
 	if !program {
 		src, err := os.ReadFile(job.Src)
 		if err != nil {
@@ -113,7 +126,7 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 			pipeline += strings.Join(passes, ",") + ",gpu-module-to-binary{format=isa})"
 		}
 	} else {
-		pipeline += "gpu-kernel-outlining,"
+		pipeline = "builtin.module(" + OutlinePasses + ","
 	}
 	if in == job.Src {
 		pipeline += strings.Join(passes, ",") + "," + deviceLowering + ",gpu-module-to-binary{format=isa})"

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
 	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
@@ -105,6 +106,49 @@ func TestLowerToPTX(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// An architecture-specific chip reaches MLIR's target and ptxas as it is named: a program's sm_90a
+// PTX targets sm_90a at its lowest PTX ISA (8.0, which wgmma needs), and ptxas makes an sm_90a cubin
+// of it; for sm_90, MLIR refuses the warpgroup MMA. The program's nvgpu ops (a TMA descriptor that
+// its gpu.launch captures, a warpgroup MMA) are lowered as MLIR's own pipeline lowers them.
+func TestLowerToPTXArchSpecific(t *testing.T) {
+	tools := findTools(t)
+	tk := chip.Toolkit{Major: 12, Minor: 4}
+	job := Job{Target: "//t:wgmma", Src: "testdata/wgmma.mlir", Toolkit: tk, Codegen: Codegen{O: 3}}
+
+	sm90a := mustChip(t, "sm_90a")
+	dir := filepath.Join(t.TempDir(), "modules")
+	if err := tools.LowerToPTX(context.Background(), job, []chip.Chip{sm90a}, dir, "", true); err != nil {
+		t.Fatal(err)
+	}
+	module := filepath.Join(dir, "sm_90a.ptx", "main_kernel.ptx")
+	ptx, err := os.ReadFile(module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\n.version 8.0\n", "\n.target sm_90a\n", "wgmma.mma_async"} {
+		if !strings.Contains(string(ptx), want) {
+			t.Errorf("%s lacks %q", module, want)
+		}
+	}
+	bin := job
+	bin.Src, bin.Chip, bin.Format, bin.Out = module, sm90a, FormatBin, filepath.Join(t.TempDir(), "k.cubin")
+	if err := tools.Compile(context.Background(), bin); err != nil {
+		t.Fatal(err)
+	}
+	img, err := artifact.Open(bin.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Format != artifact.FormatCubin || img.Images[0].ArchName() != "sm_90a" {
+		t.Errorf("%s: a %s of %s, want an sm_90a cubin", bin.Out, img.Format, img.Images[0].ArchName())
+	}
+
+	err = tools.LowerToPTX(context.Background(), job, []chip.Chip{mustChip(t, "sm_90")}, filepath.Join(t.TempDir(), "sm_90"), "", true)
+	if want := "'nvvm.wgmma.fence.aligned' op is not supported on sm_90"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("sm_90: err = %v, want MLIR's %q", err, want)
 	}
 }
 

@@ -13,11 +13,10 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
 )
 
-// lowerPipeline outlines gpu.launch regions into gpu.modules (gpu-kernel-outlining: a launch in
-// @main becomes gpu.module @main_kernel, as in MLIR's integration tests; existing gpu.modules are
-// kept) and lowers the device code of every gpu.module to the LLVM and NVVM dialects, as MLIR's own
-// gpu-lower-to-nvvm-pipeline does for the device side.
-const lowerPipeline = "builtin.module(gpu-kernel-outlining," + deviceLowering + ")"
+// lowerPipeline lowers the nvgpu dialect and outlines gpu.launch regions into gpu.modules
+// (OutlinePasses), then lowers the device code of every gpu.module to the LLVM and NVVM dialects, as
+// MLIR's own gpu-lower-to-nvvm-pipeline does for the device side.
+const lowerPipeline = "builtin.module(" + OutlinePasses + "," + deviceLowering + ")"
 
 // mlirToLLVM lowers the selected gpu.module with mlir-opt, wraps its body in a builtin module and
 // translates that to LLVM IR with mlir-translate.

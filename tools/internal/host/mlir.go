@@ -56,8 +56,10 @@ type MLIRJob struct {
 }
 
 // MLIR builds the host side of an MLIR program into an object file with tools.MLIROpt,
-// tools.MLIRTranslate and tools.Llc: gpu-kernel-outlining (as the
-// device side's lowering, so the modules have the same names), each gpu.module replaced by a
+// tools.MLIRTranslate and tools.Llc: the nvgpu lowering and gpu-kernel-outlining
+// (compile.OutlinePasses, as the device side's lowering, so the modules have the same names and
+// their kernels the same parameters: a TMA descriptor a launch captures is a pointer on both
+// sides), each gpu.module replaced by a
 // gpu.binary holding its artifact (mlir.ToBinaries), MLIR's GPU lowering of the host code to
 // calls of the runtime (mgpuModuleLoad, mgpuLaunchKernel, ...), mlir-translate, main given an exit
 // status, and llc. A program that uses the async dialect has it lowered first (AsyncPipeline), and
@@ -84,7 +86,7 @@ func MLIR(ctx context.Context, tools compile.Tools, job MLIRJob) error {
 	exec := func(stage string, cmd ...string) error { return run(ctx, tmp, stage, cmd, fail) }
 
 	outlined := step("outlined.mlir")
-	if err := exec("outline gpu.launch", tools.MLIROpt, "--gpu-kernel-outlining", job.Src, "-o", outlined); err != nil {
+	if err := exec("outline gpu.launch", tools.MLIROpt, "--pass-pipeline=builtin.module("+compile.OutlinePasses+")", job.Src, "-o", outlined); err != nil {
 		return err
 	}
 	text, err := os.ReadFile(outlined)

@@ -18,6 +18,11 @@
 // sparse_cuda.c holds the wrappers of the gpu dialect's sparse ops, over cuSPARSE and cuSPARSELt,
 // which it loads with dlopen on first use (see there).
 //
+// TMA descriptors (nvgpu.tma.create.descriptor, sm_90 and newer): tma.go (pure Go) makes the
+// arguments of the driver's cuTensorMapEncodeTiled from a memref descriptor and explains a refusal;
+// tma_cuda.go exports mgpuTensorMapEncodeTiledMemref, which encodes the descriptor and returns a
+// copy of it in device memory, as upstream's does.
+//
 // Contexts: like upstream's ScopedContext, every wrapper that calls the driver pushes the primary
 // context of the calling thread's default device (mgpuSetDefaultDevice, thread-local, 0 by default)
 // and pops it before returning. A C call into an exported Go function runs on the calling C thread,

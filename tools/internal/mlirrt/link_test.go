@@ -16,7 +16,7 @@ import (
 
 // TestLink proves that the package provides every symbol, under the right name, that an MLIR GPU
 // program lowered by LLVM 21 calls: it builds the package as a C archive (./archive, the main package of //tools/internal/mlirrt/archive, with the
-// cuda tag), lowers testdata/prog2.mlir and testdata/e2e.mlir to objects as rules_gpu's MLIR programs
+// cuda tag), lowers testdata/prog2.mlir, testdata/e2e.mlir and testdata/tma.mlir (a TMA load, sm_90a) to objects as rules_gpu's MLIR programs
 // are lowered, once per gpu.binary format (fatbin loads through mgpuModuleLoad, isa through mgpuModuleLoadJIT), and
 // links the two with clang into an executable. On a machine with an NVIDIA GPU (one listed under
 // /proc/driver/nvidia/gpus) it also runs the program and checks what it prints.
@@ -50,18 +50,27 @@ func TestLink(t *testing.T) {
 
 	const meta = `Unranked Memref base@ = 0x[0-9a-f]+ rank = 1 offset = 0 sizes = \[4\] strides = \[1\]`
 	programs := []struct {
-		name string
-		want *regexp.Regexp // what it prints
+		name  string
+		chip  string         // the chip it is built for; sm_90 when empty
+		calls []string       // runtime functions it must call, besides the module load and mgpuLaunchKernel
+		want  *regexp.Regexp // what it prints
 	}{
-		{"prog2", regexp.MustCompile(`^` + meta + ` data = \n\[0,  1,  2,  3\]\n$`)},
-		{"e2e", regexp.MustCompile(`^` + meta + ` data = \n\[110,  111,  112,  113\]\n` + meta + `\n` +
+		{name: "prog2", calls: []string{"printMemrefF32"}, want: regexp.MustCompile(`^` + meta + ` data = \n\[0,  1,  2,  3\]\n$`)},
+		{name: "e2e", calls: []string{"printMemrefF32"}, want: regexp.MustCompile(`^` + meta + ` data = \n\[110,  111,  112,  113\]\n` + meta + `\n` +
 			meta + ` data = \n\[2,  2,  2,  2\]\n10\n$`)},
+		{name: "tma", chip: "sm_90a", calls: []string{"mgpuTensorMapEncodeTiledMemref", "printMemrefF32"},
+			want: regexp.MustCompile(`^Unranked Memref base@ = 0x[0-9a-f]+ rank = 1 offset = 0 sizes = \[16\] strides = \[1\] data = \n` +
+				`\[32,  33,  34,  35,  36,  37,  38,  39,  40,  41,  42,  43,  44,  45,  46,  47\]\n$`)},
 	}
 	for _, p := range programs {
 		for _, format := range []string{"fatbin", "isa"} {
 			t.Run(p.name+"/"+format, func(t *testing.T) {
 				base := filepath.Join(dir, p.name+"-"+format)
-				run(opt, "testdata/"+p.name+".mlir", `--gpu-lower-to-nvvm-pipeline=cubin-chip=sm_90 cubin-format=`+format, "-o", base+".mlir")
+				chip := p.chip
+				if chip == "" {
+					chip = "sm_90"
+				}
+				run(opt, "testdata/"+p.name+".mlir", `--gpu-lower-to-nvvm-pipeline=cubin-chip=`+chip+` cubin-format=`+format, "-o", base+".mlir")
 				run(translate, "--mlir-to-llvmir", base+".mlir", "-o", base+".ll")
 				run(llc, "-filetype=obj", "-relocation-model=pic", base+".ll", "-o", base+".o")
 				run(clang, base+".o", archive, "-lcuda", "-lpthread", "-ldl", "-o", base)
@@ -79,8 +88,10 @@ func TestLink(t *testing.T) {
 					}
 				}
 				load := map[string]string{"fatbin": "mgpuModuleLoad", "isa": "mgpuModuleLoadJIT"}[format]
-				if !needs[load] || !needs["printMemrefF32"] || !needs["mgpuLaunchKernel"] {
-					t.Errorf("the object does not call %s, mgpuLaunchKernel and printMemrefF32, as this test expects: %v", load, runtime)
+				for _, call := range append([]string{load, "mgpuLaunchKernel"}, p.calls...) {
+					if !needs[call] {
+						t.Errorf("the object does not call %s, as this test expects: %v", call, runtime)
+					}
 				}
 
 				if gpus, _ := os.ReadDir("/proc/driver/nvidia/gpus"); len(gpus) == 0 {

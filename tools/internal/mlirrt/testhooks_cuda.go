@@ -59,3 +59,6 @@ func newTestCoroutine() testCoroutine {
 func (c testCoroutine) resumed() int64 { return atomic.LoadInt64((*int64)(c.handle)) }
 
 func (c testCoroutine) free() { C.free(c.handle) }
+
+// int64sAt is the array of int64_t at p (the box sizes of mgpuTensorMapEncodeTiledMemref).
+func int64sAt(p unsafe.Pointer) *C.int64_t { return (*C.int64_t)(p) }
