@@ -211,10 +211,10 @@ type SparseAction uint32
 
 // The actions, numbered as upstream's (LLVM 21).
 const (
-	ActionEmpty           SparseAction = iota // a new tensor without entries
-	ActionFromReader                          // a tensor read from a file (not supported)
-	ActionPack                                // a tensor copied from the program's level buffers
-	ActionSortCOOInPlace                      // the tensor itself, its COO entries sorted
+	ActionEmpty          SparseAction = iota // a new tensor without entries
+	ActionFromReader                         // a tensor read from a file (not supported)
+	ActionPack                               // a tensor copied from the program's level buffers
+	ActionSortCOOInPlace                     // the tensor itself, its COO entries sorted
 )
 
 // Memory allocates the buffers of a SparseStorage, which the program reads and writes: C memory in
