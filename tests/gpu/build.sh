@@ -140,6 +140,7 @@ env/env.sh run bash -c '
     case $k in
       linalg) first=(--convert-linalg-to-parallel-loops --gpu-map-parallel-loops --convert-parallel-loops-to-gpu --lower-affine --canonicalize) ;;
       sparse_codegen) first=("--sparsifier=enable-runtime-library=false parallelization-strategy=dense-outer-loop gpu-triple=nvptx64-nvidia-cuda gpu-chip=sm_90 gpu-format=fatbin") ;;
+      sparse_rt) first=("--sparsifier=enable-runtime-library=true parallelization-strategy=dense-outer-loop gpu-triple=nvptx64-nvidia-cuda gpu-chip=sm_90 gpu-format=fatbin") ;;
       *) first=() ;;
     esac
     in=$src
