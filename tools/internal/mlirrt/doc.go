@@ -13,6 +13,9 @@
 // wrappers_cuda.c the few wrappers that must be C (see there: module loads run in global
 // constructors, before the Go runtime starts). sparse_cuda.c holds the wrappers of the gpu dialect's
 // sparse ops, over cuSPARSE and cuSPARSELt, which it loads with dlopen on first use (see there).
+// sparsert.go (pure Go) is MLIR's sparse tensor runtime library (upstream SparseTensorRuntime.h),
+// which the sparsifier calls with enable-runtime-library: its tensors' storage, in buffers that
+// the program reads; sparsert_cuda.go and sparsert_cuda.c export it with upstream's names.
 //
 // Contexts: like upstream's ScopedContext, every wrapper that calls the driver pushes the primary
 // context of the calling thread's default device (mgpuSetDefaultDevice, thread-local, 0 by default)
