@@ -137,9 +137,17 @@ env/env.sh run bash -c '
     k=$(basename "$src" .mlir)
     # A program whose target has passes runs them first, as MLIR'"'"'s own tests do: the sparsifier
     # with its own GPU target and serialization (upstream'"'"'s sparse GPU tests), for sm_90 here.
+    # The sm_90a programs are built for sm_90a with the PTX ISA it needs. async_execute has no
+    # reference: its coroutines need the split that only mlir-runner'"'"'s JIT pipeline does.
+    sparsifier="gpu-triple=nvptx64-nvidia-cuda gpu-chip=sm_90 gpu-format=fatbin"
+    target="cubin-chip=sm_90"
     case $k in
       linalg) first=(--convert-linalg-to-parallel-loops --gpu-map-parallel-loops --convert-parallel-loops-to-gpu --lower-affine --canonicalize) ;;
-      sparse_codegen) first=("--sparsifier=enable-runtime-library=false parallelization-strategy=dense-outer-loop gpu-triple=nvptx64-nvidia-cuda gpu-chip=sm_90 gpu-format=fatbin") ;;
+      sparse_codegen) first=("--sparsifier=enable-runtime-library=false parallelization-strategy=dense-outer-loop $sparsifier") ;;
+      sparse_rt) first=("--sparsifier=enable-runtime-library=true parallelization-strategy=dense-outer-loop $sparsifier") ;;
+      sparse_lib) first=("--sparsifier=enable-runtime-library=false enable-gpu-libgen $sparsifier") ;;
+      tma_load | wgmma) first=() target="cubin-chip=sm_90a cubin-features=+ptx80" ;;
+      async_execute) continue ;;
       *) first=() ;;
     esac
     in=$src
@@ -147,7 +155,7 @@ env/env.sh run bash -c '
       CUDA_ROOT=/usr/lib/cuda mlir-opt-21 "${first[@]}" "$src" -o "$1/own/$k.first.mlir"
       in=$1/own/$k.first.mlir
     fi
-    CUDA_ROOT=/usr/lib/cuda mlir-opt-21 "$in" --gpu-lower-to-nvvm-pipeline="cubin-chip=sm_90 cubin-format=fatbin opt-level=2" -o "$1/own/$k.lowered.mlir"
+    CUDA_ROOT=/usr/lib/cuda mlir-opt-21 "$in" --gpu-lower-to-nvvm-pipeline="$target cubin-format=fatbin opt-level=2" -o "$1/own/$k.lowered.mlir"
     mlir-translate-21 --mlir-to-llvmir "$1/own/$k.lowered.mlir" -o "$1/own/$k.ll"
     llc-21 -filetype=obj -relocation-model=pic -O2 "$1/own/$k.ll" -o "$1/own/$k.o"
     clang-21 "$1/own/$k.o" "$1/own/libmlirrt.a" -lcuda -lpthread -ldl -o "$1/own/$k"

@@ -17,7 +17,7 @@
 set -uo pipefail
 mode=${1:?usage: programs.sh build|run DIR} dir=${2:?usage: programs.sh build|run DIR}
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-mlir_tests=(assert_test exit_status_test printf_test tensorcore_test linalg_test sparse_codegen_test spmv_test sparse_lib_test spmm_2to4_test async_execute_test tma_load_test wgmma_test)
+mlir_tests=(assert_test exit_status_test printf_test tensorcore_test linalg_test sparse_codegen_test spmv_test sparse_lib_test spmm_2to4_test async_execute_test tma_load_test wgmma_test sparse_rt_test)
 rc_programs=(basic basic_macros rdc thrust if_cuda)
 
 build() {

@@ -89,8 +89,8 @@ func (t Tools) Prepare(ctx context.Context, target, src string, passes []string,
 	if err != nil {
 		return job.fail(nil, "", err)
 	}
-	if calls := sparseRuntimeCalls(data); len(calls) > 0 {
-		return job.fail(cmd, "", fmt.Errorf("the passes make the program call MLIR's sparse tensor runtime library (%s), which rules_gpu's runtime does not have; fix: add enable-runtime-library=false to the sparsifier's options (its code then keeps the sparse tensors in buffers of its own)", strings.Join(calls, ", ")))
+	if calls := sparseFileCalls(data); len(calls) > 0 {
+		return job.fail(cmd, "", fmt.Errorf("the program reads or writes sparse tensor files (sparse_tensor.new, sparse_tensor.out) through MLIR's sparse tensor runtime library (%s), which rules_gpu's runtime does not have (it has the rest of that library); fix: build the tensor in the program instead, from a dense tensor with sparse_tensor.convert or from buffers with sparse_tensor.assemble", strings.Join(calls, ", ")))
 	}
 	if err := atomicfile.Write(out, data); err != nil {
 		return job.fail(nil, "", err)
@@ -171,15 +171,17 @@ func splitTopLevel(s string) []string {
 	return out
 }
 
-// sparseRuntimeEntry matches a declaration of an entry point of MLIR's sparse tensor runtime
-// library (upstream SparseTensorRuntime.h), which the sparsifier calls with enable-runtime-library
-// (its default).
-var sparseRuntimeEntry = regexp.MustCompile(`(?m)^\s*llvm\.func (?:private )?@((?:_mlir_ciface_)?(?:newSparseTensor|delSparseTensor|endLexInsert|lexInsert\w*|expInsert\w*|sparseLvlSize|sparseDimSize|sparseValues\w*|sparsePositions\w*|sparseCoordinates\w*|createCheckedSparseTensorReader|getSparseTensorReader\w*|outSparseTensorWriter\w*|delSparseTensorReader|delSparseTensorWriter))\(`)
+// sparseFileEntry matches a declaration of an entry point of MLIR's sparse tensor runtime library
+// (upstream SparseTensorRuntime.h) that reads or writes files: the sparsifier calls them for
+// sparse_tensor.new and sparse_tensor.out, with or without enable-runtime-library. Package mlirrt
+// has the library's other entry points.
+var sparseFileEntry = regexp.MustCompile(`(?m)^\s*llvm\.func (?:private )?@((?:_mlir_ciface_)?(?:createCheckedSparseTensorReader|getSparseTensorReader\w*|outSparseTensorWriter\w*|createSparseTensorWriter|delSparseTensorReader|delSparseTensorWriter|getTensorFilename))\(`)
 
-// sparseRuntimeCalls lists the sparse tensor runtime entry points that an MLIR program declares.
-func sparseRuntimeCalls(text []byte) []string {
+// sparseFileCalls lists the sparse tensor runtime's file entry points that an MLIR program
+// declares.
+func sparseFileCalls(text []byte) []string {
 	var names []string
-	for _, m := range sparseRuntimeEntry.FindAllSubmatch(text, -1) {
+	for _, m := range sparseFileEntry.FindAllSubmatch(text, -1) {
 		if n := strings.TrimPrefix(string(m[1]), "_mlir_ciface_"); !slices.Contains(names, n) {
 			names = append(names, n)
 		}

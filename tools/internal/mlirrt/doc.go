@@ -16,7 +16,10 @@
 // groups as cgo handles, reference counted; coroutines resumed on goroutines; see there for its
 // only global state, cgo's handle table), with async_cuda.c calling a coroutine's resume function.
 // sparse_cuda.c holds the wrappers of the gpu dialect's sparse ops, over cuSPARSE and cuSPARSELt,
-// which it loads with dlopen on first use (see there).
+// which it loads with dlopen on first use (see there). sparsert.go (pure Go) is MLIR's sparse
+// tensor runtime library (upstream SparseTensorRuntime.h), which the sparsifier calls with
+// enable-runtime-library: its tensors' storage, in buffers that the program reads; sparsert_cuda.go
+// and sparsert_cuda.c export it with upstream's names.
 //
 // TMA descriptors (nvgpu.tma.create.descriptor, sm_90 and newer): tma.go (pure Go) makes the
 // arguments of the driver's cuTensorMapEncodeTiled from a memref descriptor and explains a refusal;
