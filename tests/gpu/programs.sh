@@ -31,8 +31,12 @@ build() {
     cp -L "bazel-bin/examples/nvcc_project/$t" "$dir/nvp/" && cp -rL "bazel-bin/examples/nvcc_project/$t.runfiles" "$dir/nvp/" || exit 1
   done
   cp examples/nvcc_project/*.cu examples/nvcc_project/*.cuh "$dir/nvp/"
+  # One copy of filecheck (2.6 MB) for every test, put back in place by run: the bundle stays
+  # within the device tool's 64 MiB.
+  local fc=tools/cmd/filecheck/filecheck_/filecheck
   for t in "${mlir_tests[@]}"; do
     cp -L "bazel-bin/examples/mlir/$t" "$dir/mlir/" && cp -rL "bazel-bin/examples/mlir/$t.runfiles" "$dir/mlir/" || exit 1
+    mv "$dir/mlir/$t.runfiles/_main/$fc" "$dir/mlir/filecheck" || exit 1
   done
   # The rules_cuda-shaped repository, migrated by gpubuild migrate alone (as tests/integration:migrate_test).
   # shellcheck source=tests/userrepo.sh
@@ -50,11 +54,14 @@ build() {
   done
   nbazel build //if_cuda:main --enable_cuda=False >/dev/null 2>&1 && cp -L "$ws/bazel-bin/if_cuda/main" "$dir/rc/if_cuda_main_off" || exit 1
   nbazel shutdown >/dev/null 2>&1
+  # Compressed: the bundle must stay within the device tool's 64 MiB.
+  tar -C "$dir" -czf "$dir/programs.tgz" nvp mlir rc && rm -rf "$dir/nvp" "$dir/mlir" "$dir/rc" || exit 1
   du -sh "$dir"
 }
 
 run() {
   cd "$dir" || exit 1
+  tar -xzf programs.tgz || exit 1
   local t p a b
   nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
   echo "# the CUDA libraries MLIR's sparse runtime loads by soname (issue 31)"
@@ -87,6 +94,7 @@ run() {
   echo "# examples/mlir"
   for t in "${mlir_tests[@]}"; do
     echo "== //examples/mlir:$t"
+    cp mlir/filecheck "mlir/$t.runfiles/_main/tools/cmd/filecheck/filecheck_/filecheck"
     (cd "mlir/$t.runfiles/_main" && TEST_TMPDIR=$(mktemp -d) ../../$t >/tmp/$t.log 2>&1; echo "test exit $?"; tail -14 /tmp/$t.log)
   done
 }

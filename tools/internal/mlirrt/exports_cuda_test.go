@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -84,6 +85,11 @@ func requireGPU(t *testing.T) {
 // from PTX, launches with and without clusters and dynamic shared memory, host registration.
 func TestRuntime(t *testing.T) {
 	requireGPU(t)
+	// The wrappers push and pop the context on the calling thread, which a C caller keeps; a Go
+	// caller must stay on one thread itself (without this, the test failed once on an H100:
+	// cuCtxPopCurrent with CUDA_ERROR_INVALID_CONTEXT).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	ptx, err := os.ReadFile("testdata/fill.ptx")
 	if err != nil {
 		t.Fatal(err)
