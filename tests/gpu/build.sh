@@ -145,7 +145,7 @@ env/env.sh run bash -c '
       linalg) first=(--convert-linalg-to-parallel-loops --gpu-map-parallel-loops --convert-parallel-loops-to-gpu --lower-affine --canonicalize) ;;
       sparse_codegen) first=("--sparsifier=enable-runtime-library=false parallelization-strategy=dense-outer-loop $sparsifier") ;;
       sparse_rt) first=("--sparsifier=enable-runtime-library=true parallelization-strategy=dense-outer-loop $sparsifier") ;;
-      sparse_lib) first=("--sparsifier=enable-runtime-library=false enable-gpu-libgen $sparsifier") ;;
+      sparse_lib) first=("--sparsifier=enable-runtime-library=true enable-gpu-libgen $sparsifier") ;;
       tma_load | wgmma) first=() target="cubin-chip=sm_90a cubin-features=+ptx80" ;;
       async_execute) continue ;;
       *) first=() ;;
