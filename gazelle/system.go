@@ -1,13 +1,20 @@
 package gazelle
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/cudalib"
+)
 
 // systemHeader reports whether an include names a header that the build gets from outside the
 // repository without a dependency: the CUDA toolkit's (CUDA 12's include/ directory: the runtime
-// and driver APIs, math and intrinsics, cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE, NPP, NVRTC,
-// NVTX, CUPTI, and libcu++, CUB and Thrust under their directories) and the C and C++ standard
-// libraries'. Such an include needs no target, quoted or not.
+// and driver APIs, math and intrinsics, cuRAND, NPP, CUPTI, and the headers of the libraries of
+// package cudalib: cuBLAS, cuFFT, cuSOLVER, cuSPARSE, NVRTC, NVTX, libcu++, CUB, Thrust, ...) and
+// the C and C++ standard libraries'. Such an include needs no target, quoted or not.
 func systemHeader(p string) bool {
+	if _, ok := cudalib.ForInclude(p); ok {
+		return true
+	}
 	if i := strings.IndexByte(p, '/'); i >= 0 {
 		return systemDirs[p[:i]]
 	}
@@ -16,15 +23,15 @@ func systemHeader(p string) bool {
 		strings.HasPrefix(p, "nvperf_") && strings.HasSuffix(p, ".h")
 }
 
-// systemDirs are the include directories of the CUDA toolkit: libcu++ (cuda/, nv/), CUB, Thrust,
-// cooperative groups, NVTX 3 and the compiler's own headers (crt/).
-var systemDirs = set("cuda", "nv", "cub", "thrust", "cooperative_groups", "nvtx3", "crt")
+// systemDirs are the include directories of the CUDA toolkit that no library of package cudalib
+// has: cooperative groups and the compiler's own headers (crt/).
+var systemDirs = set("cooperative_groups", "crt")
 
-// toolkitHeaders are the headers at the top of CUDA 12's include/ directory (CUPTI's cupti*.h and
-// nvperf_*.h are matched by name in systemHeader).
+// toolkitHeaders are the headers at the top of CUDA 12's include/ directory that no library of
+// package cudalib has (CUPTI's cupti*.h and nvperf_*.h are matched by name in systemHeader).
 var toolkitHeaders = set(
 	"builtin_types.h", "channel_descriptor.h", "common_functions.h", "cooperative_groups.h",
-	"cuComplex.h", "cublas.h", "cublasLt.h", "cublasXt.h", "cublas_api.h", "cublas_v2.h", "cuda.h",
+	"cuComplex.h", "cuda.h",
 	"cudaEGL.h", "cudaEGLTypedefs.h", "cudaGL.h", "cudaGLTypedefs.h", "cudaProfiler.h",
 	"cudaProfilerTypedefs.h", "cudaTypedefs.h", "cudaVDPAU.h", "cudaVDPAUTypedefs.h",
 	"cuda_awbarrier.h", "cuda_awbarrier_helpers.h", "cuda_awbarrier_primitives.h", "cuda_bf16.h",
@@ -32,13 +39,13 @@ var toolkitHeaders = set(
 	"cuda_fp8.h", "cuda_fp8.hpp", "cuda_gl_interop.h", "cuda_occupancy.h", "cuda_pipeline.h",
 	"cuda_pipeline_helpers.h", "cuda_pipeline_primitives.h", "cuda_profiler_api.h", "cuda_runtime.h",
 	"cuda_runtime_api.h", "cuda_stdint.h", "cuda_surface_types.h", "cuda_texture_types.h",
-	"cuda_vdpau_interop.h", "cudalibxt.h", "cudart_platform.h", "cufft.h", "cufftXt.h", "cufftw.h",
-	"curand.h", "curand_discrete.h", "curand_discrete2.h", "curand_globals.h", "curand_kernel.h",
+	"cuda_vdpau_interop.h", "cudalibxt.h", "cudart_platform.h", "cufftw.h",
+	"curand_discrete.h", "curand_discrete2.h", "curand_globals.h", "curand_kernel.h",
 	"curand_lognormal.h", "curand_mrg32k3a.h", "curand_mtgp32.h", "curand_mtgp32_host.h",
 	"curand_mtgp32_kernel.h", "curand_mtgp32dc_p_11213.h", "curand_normal.h", "curand_normal_static.h",
-	"curand_philox4x32_x.h", "curand_poisson.h", "curand_precalc.h", "curand_uniform.h", "cusolverDn.h",
-	"cusolverMg.h", "cusolverRf.h", "cusolverSp.h", "cusolverSp_LOWLEVEL_PREVIEW.h", "cusolver_common.h",
-	"cusparse.h", "cusparse_v2.h", "device_atomic_functions.h", "device_atomic_functions.hpp",
+	"curand_philox4x32_x.h", "curand_poisson.h", "curand_precalc.h", "curand_uniform.h",
+	"cusolverSp_LOWLEVEL_PREVIEW.h",
+	"device_atomic_functions.h", "device_atomic_functions.hpp",
 	"device_double_functions.h", "device_functions.h", "device_launch_parameters.h", "device_types.h",
 	"driver_functions.h", "driver_types.h", "fatbinary_section.h", "host_config.h", "host_defines.h",
 	"library_types.h", "math_constants.h", "math_functions.h", "mma.h", "npp.h", "nppcore.h", "nppdefs.h",
@@ -48,9 +55,8 @@ var toolkitHeaders = set(
 	"nppi_support_functions.h", "nppi_threshold_and_compare_operations.h", "npps.h",
 	"npps_arithmetic_and_logical_operations.h", "npps_conversion_functions.h", "npps_filtering_functions.h",
 	"npps_initialization.h", "npps_statistics_functions.h", "npps_support_functions.h", "nvFatbin.h",
-	"nvJitLink.h", "nvPTXCompiler.h", "nvToolsExt.h", "nvToolsExtCuda.h", "nvToolsExtCudaRt.h",
-	"nvToolsExtOpenCL.h", "nvToolsExtSync.h", "nv_decode.h", "nvblas.h", "nvfunctional", "nvjpeg.h",
-	"nvml.h", "nvrtc.h", "nvvm.h", "sm_20_atomic_functions.h", "sm_20_atomic_functions.hpp",
+	"nvToolsExtOpenCL.h", "nv_decode.h", "nvblas.h", "nvfunctional", "nvjpeg.h",
+	"nvml.h", "nvvm.h", "sm_20_atomic_functions.h", "sm_20_atomic_functions.hpp",
 	"sm_20_intrinsics.h", "sm_20_intrinsics.hpp", "sm_30_intrinsics.h", "sm_30_intrinsics.hpp",
 	"sm_32_atomic_functions.h", "sm_32_atomic_functions.hpp", "sm_32_intrinsics.h", "sm_32_intrinsics.hpp",
 	"sm_35_atomic_functions.h", "sm_35_intrinsics.h", "sm_60_atomic_functions.h",
