@@ -148,6 +148,9 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 	if err != nil {
 		return err
 	}
+	if err := f.CheckOut(append(srcs, f.pch, f.pchHeaders)...); err != nil {
+		return err
+	}
 	pch := f.format == string(compile.FormatPCH)
 	switch {
 	case len(srcs) == 0 && !pch:
