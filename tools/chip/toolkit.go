@@ -298,3 +298,43 @@ type tableError struct {
 
 func (e *tableError) Error() string { return e.msg }
 func (e *tableError) Unwrap() error { return e.sentinel }
+
+// PTXRange is the range of PTX ISA versions that chip c accepts with toolkit t: from the oldest
+// whose .target accepts the chip to the newest that t emits, or with t zero (unknown), the newest
+// the table knows.
+func PTXRange(c Chip, t Toolkit) (lo, hi PTX, err error) {
+	a, ok := Lookup(c)
+	if !ok {
+		return PTX{}, PTX{}, unknownChip(c, t)
+	}
+	if t.IsZero() {
+		known := KnownPTX()
+		return a.MinPTX, known[len(known)-1], nil
+	}
+	if err := t.Check(c); err != nil {
+		return PTX{}, PTX{}, err
+	}
+	hi, err = t.NewestPTX()
+	return a.MinPTX, hi, err
+}
+
+// CheckPTXFor is CheckPTX with a toolkit that may be unknown (zero): then p must be a PTX ISA version
+// the table knows, at least what chip c needs.
+func CheckPTXFor(c Chip, t Toolkit, p PTX) error {
+	if !t.IsZero() {
+		return t.CheckPTX(c, p)
+	}
+	lo, hi, err := PTXRange(c, t)
+	switch {
+	case err != nil:
+		return err
+	case p.Compare(lo) < 0:
+		return wrapf(ErrPTX, "PTX ISA %s for %s: %s needs PTX ISA %s or newer", p, c, c, lo)
+	case p.Compare(hi) > 0:
+		return wrapf(ErrPTX, "PTX ISA %s for %s: the chip table knows no PTX ISA newer than %s", p, c, hi)
+	}
+	if _, ok := PTXRelease(p); !ok {
+		return wrapf(ErrPTX, "PTX ISA %s for %s: there is no PTX ISA version %s", p, c, p)
+	}
+	return nil
+}
