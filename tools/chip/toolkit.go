@@ -338,3 +338,42 @@ func CheckPTXFor(c Chip, t Toolkit, p PTX) error {
 	}
 	return nil
 }
+
+// CheckDriver says whether d is the CUDA version of a driver the table knows (a toolkit release it
+// covers, or one that introduced a PTX ISA version): RunsOn cannot judge a driver it does not know
+// (99.0).
+func CheckDriver(d Toolkit) error {
+	if d.Known() {
+		return nil
+	}
+	for _, r := range ptxReleases {
+		if r.CUDA == d {
+			return nil
+		}
+	}
+	ts := Toolkits()
+	return wrapf(ErrUnknownToolkit, "%v: no driver reports CUDA %s in the chip table, which knows drivers of CUDA %s to %s (nvidia-smi's \"CUDA Version\"; docs/chips.md); give one of them, or, for a newer driver, add its CUDA release to tools/chip/table.go",
+		ErrUnknownToolkit, d, ptxReleases[0].CUDA, ts[len(ts)-1])
+}
+
+// ParseList reads a comma-separated chip list, as every command line takes one ("sm_80,sm_90";
+// a space after a comma is accepted, "sm_80, sm_90"). An empty entry or a chip named twice is an
+// error naming the list (a flag, an attribute).
+func ParseList(list, name string) ([]Chip, error) {
+	var out []Chip
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return nil, fmt.Errorf("%s %q: an empty chip name; write chips like sm_80,sm_90", name, list)
+		}
+		c, err := Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if slices.Contains(out, c) {
+			return nil, DuplicateError(c, name)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}

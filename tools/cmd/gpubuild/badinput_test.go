@@ -51,6 +51,14 @@ func TestBadInput(t *testing.T) {
 			"gpubuild compile: //t:k: --ptx 7.9: PTX ISA 7.9 for sm_90 with CUDA 12.4: there is no PTX ISA version 7.9; sm_90 accepts PTX ISA 7.8 to 8.4 with CUDA 12.4: give one of them, or leave --ptx out (the chip's lowest)\n"},
 		{"--ptx without a toolkit", []string{"compile", "--target", "//t:k", "--chip", "sm_90", "--format", "isa", "--ptx", "7.0", "-o", filepath.Join(dir, "o.ptx"), cu},
 			"gpubuild compile: //t:k: --ptx 7.0: PTX ISA 7.0 for sm_90: sm_90 needs PTX ISA 7.8 or newer; sm_90 accepts PTX ISA 7.8 to 9.1 with the chip table's PTX ISA versions: give one of them, or leave --ptx out (the chip's lowest)\n"},
+		{"check --runs-on a chip twice", []string{"check", "--runs-on", "sm_90, sm_90", cubin},
+			"gpubuild check: chip sm_90 is listed twice in --runs-on: name each chip once\n"},
+		{"check --driver the table does not know", []string{"check", "--runs-on", "sm_90", "--driver", "99.0", cubin},
+			"gpubuild check: --driver 99.0: unknown CUDA toolkit: no driver reports CUDA 99.0 in the chip table, which knows drivers of CUDA 1.0 to 13.1 (nvidia-smi's \"CUDA Version\"; docs/chips.md); give one of them, or, for a newer driver, add its CUDA release to tools/chip/table.go\n"},
+		{"check --runs-on a target", []string{"check", "--runs-on", "sm_90a", cubin},
+			"gpubuild check: --runs-on: runner sm_90a is a target, not a GPU: a runner is a GPU, named by its compute capability (sm_90); code for sm_90a runs on sm_90 GPUs\n"},
+		{"compile --chips with an empty entry", []string{"compile", "--chips", "sm_80,,sm_90", "--format", "isa", "--toolkit", "12.4", "-o", filepath.Join(dir, "d"), write("k.mlir", "gpu.module @k {}\n")},
+			"gpubuild compile: --chips \"sm_80,,sm_90\": an empty chip name; write chips like sm_80,sm_90\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := entries(t, dir)

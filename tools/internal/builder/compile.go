@@ -405,13 +405,9 @@ func (f *compileFlags) compileChips(ctx context.Context, c *cmdline.Command, src
 	if kind, err := compile.KindOf(srcs[0]); err != nil || kind != compile.KindMLIR {
 		return c.UsageError("--chips lowers an MLIR source (.mlir); %s is not one", srcs[0])
 	}
-	var chips []chip.Chip
-	for _, s := range strings.Split(f.chips, ",") {
-		ch, err := chip.Parse(s)
-		if err != nil {
-			return f.Wrap(err)
-		}
-		chips = append(chips, ch)
+	chips, err := chip.ParseList(f.chips, "--chips")
+	if err != nil {
+		return f.Wrap(err)
 	}
 	job := compile.Job{Target: f.Target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Format: compile.FormatISA,
 		NoKernelOK: f.noKernelOK, Codegen: compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz}, MLIR: compile.MLIROptions{Module: f.module}}
