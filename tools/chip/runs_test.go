@@ -333,7 +333,7 @@ func TestParseRunnersAndLists(t *testing.T) {
 		{"sm_80,,sm_90", "", `--runs-on "sm_80,,sm_90": an empty chip name; write chips like sm_80,sm_90`},
 		{" ", "", "--runs-on: no runners given; name the GPUs, e.g. sm_80,sm_90"},
 		{"sm_90a", "", "--runs-on: runner sm_90a is a target, not a GPU: a runner is a GPU, named by its compute capability (sm_90); code for sm_90a runs on sm_90 GPUs"},
-		{"sm_90", "99.0", `--driver 99.0: unknown CUDA toolkit: no driver reports CUDA 99.0 in the chip table, which knows drivers of CUDA 1.0 to 13.1 (nvidia-smi's "CUDA Version"; docs/chips.md); give one of them, or, for a newer driver, add its CUDA release to tools/chip/table.go`},
+		{"sm_90", "99.0", `--driver 99.0: no driver reports CUDA 99.0 in the chip table, which knows drivers of CUDA 1.0 to 13.1 (nvidia-smi's "CUDA Version"; docs/chips.md); give one of them, or, for a newer driver, add its CUDA release to tools/chip/table.go`},
 		{"sm_90", "banana", `--driver banana: bad CUDA version "banana": not MAJOR.MINOR; want MAJOR.MINOR such as 12.4`},
 	} {
 		rs, err := ParseRunners(tc.list, "--runs-on", tc.driver, "--driver")

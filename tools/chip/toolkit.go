@@ -339,21 +339,30 @@ func CheckPTXFor(c Chip, t Toolkit, p PTX) error {
 	return nil
 }
 
-// CheckDriver says whether d is the CUDA version of a driver the table knows (a toolkit release it
-// covers, or one that introduced a PTX ISA version): RunsOn cannot judge a driver it does not know
-// (99.0).
+// unknownDriver is the message for a driver CUDA version the table does not know: {driver} stands
+// for it, {first} and {last} for the oldest and newest it knows. WriteStarlark renders it for the rules.
+const unknownDriver = "no driver reports CUDA {driver} in the chip table, which knows drivers of CUDA {first} to {last} (nvidia-smi's \"CUDA Version\"; docs/chips.md); give one of them, or, for a newer driver, add its CUDA release to tools/chip/table.go"
+
+// Drivers lists the driver CUDA versions the table knows, oldest first: every toolkit release it
+// covers, and every release that introduced a PTX ISA version.
+func Drivers() []Toolkit {
+	var out []Toolkit
+	for _, r := range ptxReleases {
+		out = append(out, r.CUDA)
+	}
+	out = append(out, Toolkits()...)
+	slices.SortFunc(out, Toolkit.Compare)
+	return slices.Compact(out)
+}
+
+// CheckDriver says whether d is the CUDA version of a driver the table knows (Drivers): RunsOn
+// cannot judge a driver it does not know (99.0).
 func CheckDriver(d Toolkit) error {
-	if d.Known() {
+	ds := Drivers()
+	if slices.Contains(ds, d) {
 		return nil
 	}
-	for _, r := range ptxReleases {
-		if r.CUDA == d {
-			return nil
-		}
-	}
-	ts := Toolkits()
-	return wrapf(ErrUnknownToolkit, "%v: no driver reports CUDA %s in the chip table, which knows drivers of CUDA %s to %s (nvidia-smi's \"CUDA Version\"; docs/chips.md); give one of them, or, for a newer driver, add its CUDA release to tools/chip/table.go",
-		ErrUnknownToolkit, d, ptxReleases[0].CUDA, ts[len(ts)-1])
+	return wrapf(ErrUnknownToolkit, "%s", strings.NewReplacer("{driver}", d.String(), "{first}", ds[0].String(), "{last}", ds[len(ds)-1].String()).Replace(unknownDriver))
 }
 
 // ParseList reads a comma-separated chip list, as every command line takes one ("sm_80,sm_90";

@@ -54,7 +54,7 @@ func TestBadInput(t *testing.T) {
 		{"check --runs-on a chip twice", []string{"check", "--runs-on", "sm_90, sm_90", cubin},
 			"gpubuild check: chip sm_90 is listed twice in --runs-on: name each chip once\n"},
 		{"check --driver the table does not know", []string{"check", "--runs-on", "sm_90", "--driver", "99.0", cubin},
-			"gpubuild check: --driver 99.0: unknown CUDA toolkit: no driver reports CUDA 99.0 in the chip table, which knows drivers of CUDA 1.0 to 13.1 (nvidia-smi's \"CUDA Version\"; docs/chips.md); give one of them, or, for a newer driver, add its CUDA release to tools/chip/table.go\n"},
+			"gpubuild check: --driver 99.0: no driver reports CUDA 99.0 in the chip table, which knows drivers of CUDA 1.0 to 13.1 (nvidia-smi's \"CUDA Version\"; docs/chips.md); give one of them, or, for a newer driver, add its CUDA release to tools/chip/table.go\n"},
 		{"check --runs-on a target", []string{"check", "--runs-on", "sm_90a", cubin},
 			"gpubuild check: --runs-on: runner sm_90a is a target, not a GPU: a runner is a GPU, named by its compute capability (sm_90); code for sm_90a runs on sm_90 GPUs\n"},
 		{"compile --chips with an empty entry", []string{"compile", "--chips", "sm_80,,sm_90", "--format", "isa", "--toolkit", "12.4", "-o", filepath.Join(dir, "d"), write("k.mlir", "gpu.module @k {}\n")},
