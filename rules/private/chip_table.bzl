@@ -52,6 +52,60 @@ DUPLICATE_CHIP = "chip {chip} is listed twice in {list}: name each chip once"
 # The message for a chip name not in the table (%s: the name).
 UNKNOWN_CHIP = "unknown chip %s: not in the chip table (known: sm_35, sm_37, sm_50, sm_52, sm_53, sm_60, sm_61, sm_62, sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_88, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_100f, sm_101, sm_101a, sm_101f, sm_103, sm_103a, sm_103f, sm_110, sm_110a, sm_110f, sm_120, sm_120a, sm_120f, sm_121, sm_121a, sm_121f; see docs/chips.md)"
 
+# The message for a runner named as a target, not a GPU ({list}: the attribute or flag, {runner}: the name, {gpu}: the GPU's chip).
+NOT_A_RUNNER = "{list}: runner {runner} is a target, not a GPU: a runner is a GPU, named by its compute capability ({gpu}); code for {runner} runs on {gpu} GPUs"
+
+# The driver CUDA versions the table knows, oldest first (tools/chip Drivers).
+DRIVERS = [
+    "1.0",
+    "1.1",
+    "2.0",
+    "2.1",
+    "2.2",
+    "3.0",
+    "3.1",
+    "3.2",
+    "4.0",
+    "4.1",
+    "5.0",
+    "5.5",
+    "6.0",
+    "6.5",
+    "7.0",
+    "7.5",
+    "8.0",
+    "9.0",
+    "9.1",
+    "9.2",
+    "10.0",
+    "10.1",
+    "10.2",
+    "11.0",
+    "11.1",
+    "11.2",
+    "11.3",
+    "11.4",
+    "11.5",
+    "11.6",
+    "11.7",
+    "11.8",
+    "12.0",
+    "12.1",
+    "12.2",
+    "12.3",
+    "12.4",
+    "12.5",
+    "12.6",
+    "12.7",
+    "12.8",
+    "12.9",
+    "13.0",
+    "13.1",
+]
+
+# The message for a driver CUDA version the table does not know ({driver}: the version).
+UNKNOWN_DRIVER = "no driver reports CUDA {driver} in the chip table, which knows drivers of CUDA 1.0 to 13.1 (nvidia-smi's \"CUDA Version\"; docs/chips.md); give one of them, or, for a newer driver, add its CUDA release to tools/chip/table.go"
+
 # Per toolkit release: each chip it cannot compile, and why (tools/chip Toolkit.Check).
 UNSUPPORTED = {
     "11.0": {

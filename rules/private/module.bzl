@@ -6,7 +6,7 @@ chip table and the kinds table, both generated from Go), then plan their actions
 
 load("@bazel_skylib//rules:common_settings.bzl", "BuildSettingInfo")
 load("//rules/private:cc.bzl", "cuda_compilation", "has_cuda_attrs")
-load("//rules/private:chip_table.bzl", "CHIPS", "DUPLICATE_CHIP", "UNKNOWN_CHIP", "UNSUPPORTED", "VIRTUAL_CHIP")
+load("//rules/private:chip_table.bzl", "CHIPS", "DRIVERS", "DUPLICATE_CHIP", "NOT_A_RUNNER", "UNKNOWN_CHIP", "UNKNOWN_DRIVER", "UNSUPPORTED", "VIRTUAL_CHIP")
 load("//rules/private:context.bzl", "BUILDER_ATTRS")
 load("//rules/private:kinds_table.bzl", "RULES", "kind_of")
 load("//rules/private:providers.bzl", "GpuPchInfo")
@@ -88,6 +88,24 @@ def check_chips(label, attr, chips, toolkit):
         if why:
             fail("%s: %s: %s; fix: change the chip, or use a toolkit that supports it" % (label, attr, why))
 
+def check_runners(label, attr, runners):
+    """Fails the analysis when a runner is not a GPU of the chip table, or is named twice.
+
+    A runner is a GPU, named by its compute capability (sm_90); sm_90a and compute_90 are targets.
+    The wording is the chip model's (tools/chip ParseRunners), generated into chip_table.bzl.
+
+    Args:
+      label: the target, as messages name it.
+      attr: the attribute or flag that named the runners.
+      runners: the runner chips.
+    """
+    check_chips(label, attr, runners, None)
+    for i, r in enumerate(runners):
+        if r in runners[:i]:
+            fail("%s: %s" % (label, DUPLICATE_CHIP.format(chip = r, list = attr)))
+        if r[-1] in "af":
+            fail("%s: %s" % (label, NOT_A_RUNNER.format(list = attr, runner = r, gpu = r[:-1])))
+
 def unlinkable(src):
     """Why `src` cannot be linked with other sources (tools/kinds' rdc rule for its kind), or None.
 
@@ -158,7 +176,9 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
             fail("%s: %s needs the LLVM toolchain (//toolchain:llvm_toolchain_type); register one, e.g. the llvm module extension's" % (label, src.short_path if src else "CUDA C++"))
         if llvm.missing:
             fail("%s: %s" % (label, llvm.missing))
-    chips = ctx.attr.chips or ctx.attr._default_chips[BuildSettingInfo].value
+
+    # A flag's list takes a space after a comma, as every command line's chip list does (tools/chip ParseList).
+    chips = ctx.attr.chips or [c.strip() for c in ctx.attr._default_chips[BuildSettingInfo].value]
     if not chips:
         fail("%s: chips is empty; name at least one chip, e.g. chips = [\"sm_90\"], or, for every target that names none, add build --@rules_gpu//gpu:chips=sm_80,sm_90 to the repository's .bazelrc (rules_gpu has no default chips)" % label)
     chips_from = "chips" if ctx.attr.chips else "--@rules_gpu//gpu:chips"
@@ -241,12 +261,15 @@ def emit_runs_on(ctx, gctx, *, name, files, together = True):
     Returns:
       The validation outputs: a list of one stamp File, or empty when no runner is declared.
     """
-    runners = ctx.attr.runs_on or ctx.attr._runners[BuildSettingInfo].value
-    check_chips(gctx.label, "runs_on" if ctx.attr.runs_on else "--@rules_gpu//gpu:runners", runners, None)
+    runners = ctx.attr.runs_on or [r.strip() for r in ctx.attr._runners[BuildSettingInfo].value]
+    check_runners(gctx.label, "runs_on" if ctx.attr.runs_on else "--@rules_gpu//gpu:runners", runners)
+    driver = ctx.attr._driver[BuildSettingInfo].value
+    if driver and driver not in DRIVERS:
+        fail("%s: --@rules_gpu//gpu:driver %s: %s" % (gctx.label, driver, UNKNOWN_DRIVER.format(driver = driver)))
     if not runners:
         return []
     stamp = ctx.actions.declare_file(name + ".runs_on.ok")
-    emit_check(gctx, files = files, runners = runners, driver = ctx.attr._driver[BuildSettingInfo].value, out = stamp, together = together)
+    emit_check(gctx, files = files, runners = runners, driver = driver, out = stamp, together = together)
     return [stamp]
 
 def lowest_chip(chips):

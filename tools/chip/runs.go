@@ -1,6 +1,7 @@
 package chip
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -384,4 +385,45 @@ func familyMembers(family string) []string {
 		}
 	}
 	return out
+}
+
+// notARunner is the message for a runner named as a target that no GPU is: {runner} stands for the
+// name, {list} for where it was given, {gpu} for the GPU's chip.
+const notARunner = "{list}: runner {runner} is a target, not a GPU: a runner is a GPU, named by its compute capability ({gpu}); code for {runner} runs on {gpu} GPUs"
+
+// NotARunner is the error for c (compute_XX, sm_XXa, sm_XXf) given as a runner in list.
+func NotARunner(c Chip, list string) error {
+	gpu := Chip{Major: c.Major, Minor: c.Minor}
+	return errors.New(strings.NewReplacer("{list}", list, "{runner}", c.String(), "{gpu}", gpu.String()).Replace(notARunner))
+}
+
+// ParseRunners reads the runners of a command line: a chip list (ParseList: spaces after commas
+// accepted, duplicates refused) named listName, each a GPU's compute capability, and an optional
+// driver CUDA version (a driver the table knows, CheckDriver) named driverName, that all have.
+func ParseRunners(list, listName, driver, driverName string) ([]Runner, error) {
+	var d Toolkit
+	if driver != "" {
+		var err error
+		if d, err = ParseToolkit(driver); err == nil {
+			err = CheckDriver(d)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", driverName, driver, err)
+		}
+	}
+	if strings.TrimSpace(list) == "" {
+		return nil, fmt.Errorf("%s: no runners given; name the GPUs, e.g. sm_80,sm_90", listName)
+	}
+	chips, err := ParseList(list, listName)
+	if err != nil {
+		return nil, err
+	}
+	rs := make([]Runner, len(chips))
+	for i, c := range chips {
+		if c.Virtual || c.Suffix != "" {
+			return nil, NotARunner(c, listName)
+		}
+		rs[i] = Runner{Chip: c, Driver: d}
+	}
+	return rs, nil
 }

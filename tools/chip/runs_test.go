@@ -319,3 +319,37 @@ func TestUnknownFamilyMessage(t *testing.T) {
 		t.Errorf("sm_130f on sm_120: %s", v)
 	}
 }
+
+// Every command line reads chip lists and runners the same way: spaces after commas accepted,
+// empty entries and duplicates refused, runners GPUs only, drivers the table knows.
+func TestParseRunnersAndLists(t *testing.T) {
+	for _, tc := range []struct {
+		list, driver string
+		want         string // the runners, or the error
+	}{
+		{"sm_80,sm_90", "", "sm_80 (driver unknown) sm_90 (driver unknown)"},
+		{"sm_80, sm_90", "12.4", "sm_80 (driver CUDA 12.4) sm_90 (driver CUDA 12.4)"},
+		{"sm_90,sm_90", "", "chip sm_90 is listed twice in --runs-on: name each chip once"},
+		{"sm_80,,sm_90", "", `--runs-on "sm_80,,sm_90": an empty chip name; write chips like sm_80,sm_90`},
+		{" ", "", "--runs-on: no runners given; name the GPUs, e.g. sm_80,sm_90"},
+		{"sm_90a", "", "--runs-on: runner sm_90a is a target, not a GPU: a runner is a GPU, named by its compute capability (sm_90); code for sm_90a runs on sm_90 GPUs"},
+		{"sm_90", "99.0", `--driver 99.0: no driver reports CUDA 99.0 in the chip table, which knows drivers of CUDA 1.0 to 13.1 (nvidia-smi's "CUDA Version"; docs/chips.md); give one of them, or, for a newer driver, add its CUDA release to tools/chip/table.go`},
+		{"sm_90", "banana", `--driver banana: bad CUDA version "banana": not MAJOR.MINOR; want MAJOR.MINOR such as 12.4`},
+	} {
+		rs, err := ParseRunners(tc.list, "--runs-on", tc.driver, "--driver")
+		var got []string
+		for _, r := range rs {
+			got = append(got, r.String())
+		}
+		g := strings.Join(got, " ")
+		if err != nil {
+			g = err.Error()
+		}
+		if !strings.HasPrefix(g, tc.want) {
+			t.Errorf("ParseRunners(%q, %q) = %s; want %s", tc.list, tc.driver, g, tc.want)
+		}
+	}
+	if _, err := ParseList("sm_80, sm_8", "--chips"); err == nil || err.Error() != `--chips: unknown chip "sm_8": chips are named like sm_80, sm_90a or compute_90` {
+		t.Errorf("ParseList: %v", err)
+	}
+}

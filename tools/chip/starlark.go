@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // WriteStarlark renders what the gpu_module rule checks at analysis time as a Starlark file, so that
@@ -14,6 +15,8 @@ import (
 //   - VIRTUAL_CHIP: the message for a virtual chip, with "{chip}" and "{real}";
 //   - DUPLICATE_CHIP: the message for a chip listed twice, with "{chip}" and "{list}";
 //   - UNKNOWN_CHIP: the message for a name not in the table, with "%s" for the name;
+//   - NOT_A_RUNNER: the message for a runner that is a target, not a GPU (sm_90a);
+//   - DRIVERS, UNKNOWN_DRIVER: the driver CUDA versions the table knows, and the message for another;
 //   - UNSUPPORTED: for each toolkit release, the chips it cannot compile and Check's message for each;
 //   - FAMILY: each chip's family (Chip.Family), the pool key of the GPU tests that run on it.
 //
@@ -36,6 +39,17 @@ func WriteStarlark(w io.Writer) error {
 	p("DUPLICATE_CHIP = %s\n\n", strconv.Quote(duplicateChip))
 	p("# The message for a chip name not in the table (%%s: the name).\n")
 	p("UNKNOWN_CHIP = %s\n\n", strconv.Quote(unknownChipFormat()))
+	p("# The message for a runner named as a target, not a GPU ({list}: the attribute or flag, {runner}: the name, {gpu}: the GPU's chip).\n")
+	p("NOT_A_RUNNER = %s\n\n", strconv.Quote(notARunner))
+	p("# The driver CUDA versions the table knows, oldest first (tools/chip Drivers).\n")
+	p("DRIVERS = [\n")
+	for _, d := range Drivers() {
+		p("    %s,\n", strconv.Quote(d.String()))
+	}
+	p("]\n\n")
+	ds := Drivers()
+	p("# The message for a driver CUDA version the table does not know ({driver}: the version).\n")
+	p("UNKNOWN_DRIVER = %s\n\n", strconv.Quote(strings.NewReplacer("{first}", ds[0].String(), "{last}", ds[len(ds)-1].String()).Replace(unknownDriver)))
 	p("# Per toolkit release: each chip it cannot compile, and why (tools/chip Toolkit.Check).\n")
 	p("UNSUPPORTED = {\n")
 	for _, t := range toolkits {

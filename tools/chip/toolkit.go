@@ -298,3 +298,91 @@ type tableError struct {
 
 func (e *tableError) Error() string { return e.msg }
 func (e *tableError) Unwrap() error { return e.sentinel }
+
+// PTXRange is the range of PTX ISA versions that chip c accepts with toolkit t: from the oldest
+// whose .target accepts the chip to the newest that t emits, or with t zero (unknown), the newest
+// the table knows.
+func PTXRange(c Chip, t Toolkit) (lo, hi PTX, err error) {
+	a, ok := Lookup(c)
+	if !ok {
+		return PTX{}, PTX{}, unknownChip(c, t)
+	}
+	if t.IsZero() {
+		known := KnownPTX()
+		return a.MinPTX, known[len(known)-1], nil
+	}
+	if err := t.Check(c); err != nil {
+		return PTX{}, PTX{}, err
+	}
+	hi, err = t.NewestPTX()
+	return a.MinPTX, hi, err
+}
+
+// CheckPTXFor is CheckPTX with a toolkit that may be unknown (zero): then p must be a PTX ISA version
+// the table knows, at least what chip c needs.
+func CheckPTXFor(c Chip, t Toolkit, p PTX) error {
+	if !t.IsZero() {
+		return t.CheckPTX(c, p)
+	}
+	lo, hi, err := PTXRange(c, t)
+	switch {
+	case err != nil:
+		return err
+	case p.Compare(lo) < 0:
+		return wrapf(ErrPTX, "PTX ISA %s for %s: %s needs PTX ISA %s or newer", p, c, c, lo)
+	case p.Compare(hi) > 0:
+		return wrapf(ErrPTX, "PTX ISA %s for %s: the chip table knows no PTX ISA newer than %s", p, c, hi)
+	}
+	if _, ok := PTXRelease(p); !ok {
+		return wrapf(ErrPTX, "PTX ISA %s for %s: there is no PTX ISA version %s", p, c, p)
+	}
+	return nil
+}
+
+// unknownDriver is the message for a driver CUDA version the table does not know: {driver} stands
+// for it, {first} and {last} for the oldest and newest it knows. WriteStarlark renders it for the rules.
+const unknownDriver = "no driver reports CUDA {driver} in the chip table, which knows drivers of CUDA {first} to {last} (nvidia-smi's \"CUDA Version\"; docs/chips.md); give one of them, or, for a newer driver, add its CUDA release to tools/chip/table.go"
+
+// Drivers lists the driver CUDA versions the table knows, oldest first: every toolkit release it
+// covers, and every release that introduced a PTX ISA version.
+func Drivers() []Toolkit {
+	var out []Toolkit
+	for _, r := range ptxReleases {
+		out = append(out, r.CUDA)
+	}
+	out = append(out, Toolkits()...)
+	slices.SortFunc(out, Toolkit.Compare)
+	return slices.Compact(out)
+}
+
+// CheckDriver says whether d is the CUDA version of a driver the table knows (Drivers): RunsOn
+// cannot judge a driver it does not know (99.0).
+func CheckDriver(d Toolkit) error {
+	ds := Drivers()
+	if slices.Contains(ds, d) {
+		return nil
+	}
+	return wrapf(ErrUnknownToolkit, "%s", strings.NewReplacer("{driver}", d.String(), "{first}", ds[0].String(), "{last}", ds[len(ds)-1].String()).Replace(unknownDriver))
+}
+
+// ParseList reads a comma-separated chip list, as every command line takes one ("sm_80,sm_90";
+// a space after a comma is accepted, "sm_80, sm_90"). An empty entry or a chip named twice is an
+// error naming the list (a flag, an attribute).
+func ParseList(list, name string) ([]Chip, error) {
+	var out []Chip
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return nil, fmt.Errorf("%s %q: an empty chip name; write chips like sm_80,sm_90", name, list)
+		}
+		c, err := Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if slices.Contains(out, c) {
+			return nil, DuplicateError(c, name)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}

@@ -7,9 +7,21 @@ load("//rules/private:module.bzl", "MODULE_ATTRS", "emit_runs_on", "module_setti
 load("//rules/private:plan.bzl", "plan_module")
 load("//rules/private:providers.bzl", "GpuModuleInfo")
 
+# The messages of gpu_module's own analysis errors ({label}: the target).
+NO_SRCS = "{label}: srcs is empty: a gpu_module compiles one source (.mlir, .ll, .bc, .ptx or .cu), or with rdc = True several CUDA C++ or LLVM IR sources linked into one module; fix: name its source in srcs"
+MLIR_SRCS = "{label}: srcs holds {n} files, among them the MLIR source {src}: one MLIR source per gpu_module (an MLIR source is a module of its own, and rdc links only CUDA C++ and LLVM IR); fix: give each .mlir its own gpu_module, or put their gpu.modules into one .mlir and pick one with module"
+OFFLOAD_RUNS_ON = "{label}: runs_on with format = \"offload\": LLVM bitcode is linked into another module, and no GPU loads it, so there is nothing to check on the runners; fix: remove runs_on and set it on the target that links this bitcode (its check covers the runners), or use format = \"fatbin\" or \"bin\""
+
 def _gpu_module_impl(ctx):
     gctx = gpu_context(ctx)
     srcs = ctx.files.srcs
+    if not srcs:
+        fail(NO_SRCS.format(label = gctx.label))
+    mlir = [s for s in srcs if s.extension == "mlir"]
+    if mlir and len(srcs) > 1:
+        fail(MLIR_SRCS.format(label = gctx.label, n = len(srcs), src = mlir[0].short_path))
+    if ctx.attr.format == "offload" and ctx.attr.runs_on:
+        fail(OFFLOAD_RUNS_ON.format(label = gctx.label))
     if len(srcs) > 1 and not ctx.attr.rdc:
         for s in srcs:
             why = unlinkable(s)
@@ -32,7 +44,9 @@ def _gpu_module_impl(ctx):
     )
     main = built.main
 
-    # Runs-on validation: the build fails when the artifact cannot load on a declared runner.
+    # Runs-on validation: the build fails when the artifact cannot load on a declared runner. Offload
+    # bitcode loads nowhere: the module that links it is checked (runs_on is refused above; the
+    # --@rules_gpu//gpu:runners flag, for every target, passes it by).
     validation = emit_runs_on(ctx, gctx, name = ctx.label.name, files = main) if fmt != "offload" else []
     return [
         DefaultInfo(files = depset(main)),
@@ -65,7 +79,10 @@ once and compiled per chip instead.
 Formats, as MLIR's `gpu-module-to-binary` names them: `offload` (LLVM bitcode per chip), `isa` (PTX
 per chip), `bin` (a cubin per chip), `fatbin` (every chip's cubin plus PTX for the lowest chip, or for the
 chips `ptx` names, which the driver JIT-compiles on newer GPUs; a chip's cubin is compiled from its
-PTX) and `jit` (only the PTX for the lowest chip, for runners whose chips are unknown when building).""",
+PTX) and `jit` (only the PTX for the lowest chip, for runners whose chips are unknown when building).
+An `offload` module is not checked for its runners: no GPU loads bitcode, and the module that links
+it is checked instead (`runs_on` on an `offload` module is an error; `--@rules_gpu//gpu:runners`
+passes it by).""",
     attrs = dict(CUDA_ATTRS, **dict(MODULE_ATTRS, **{
         "format": attr.string(
             default = "fatbin",

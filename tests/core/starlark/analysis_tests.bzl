@@ -34,6 +34,24 @@ failure_duplicate_chips_flag_test = analysistest.make(
     config_settings = dict(_settings("cuda_12_4"), **{str(Label("//gpu:chips")): ["sm_80", "sm_80"]}),
     doc = "Passes when analysing the target with --@rules_gpu//gpu:chips=sm_80,sm_80 fails with `message`.",
 )
+
+# A target analysed with --@rules_gpu//gpu:runners=sm_90a (a target, not a GPU).
+failure_runners_flag_test = analysistest.make(
+    _failure_test_impl,
+    expect_failure = True,
+    attrs = {"message": attr.string(mandatory = True, doc = "Text the analysis error must contain.")},
+    config_settings = dict(_settings("cuda_12_4"), **{str(Label("//gpu:runners")): ["sm_90a"]}),
+    doc = "Passes when analysing the target with --@rules_gpu//gpu:runners=sm_90a fails with `message`.",
+)
+
+# A target analysed with --@rules_gpu//gpu:driver=banana.
+failure_driver_flag_test = analysistest.make(
+    _failure_test_impl,
+    expect_failure = True,
+    attrs = {"message": attr.string(mandatory = True, doc = "Text the analysis error must contain.")},
+    config_settings = dict(_settings("cuda_12_4"), **{str(Label("//gpu:driver")): "banana"}),
+    doc = "Passes when analysing the target with --@rules_gpu//gpu:driver=banana fails with `message`.",
+)
 failure_cuda_missing_test = _failure_test("cuda_missing")
 failure_llvm_missing_test = _failure_test("llvm_missing")
 failure_no_llvm_test = _failure_test("no_llvm")

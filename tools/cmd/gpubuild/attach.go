@@ -44,6 +44,9 @@ func runAttach(_ context.Context, env cmdline.Env, args []string) error {
 		return c.UsageError("one MLIR file, please (have %d)", len(files))
 	}
 	in := files[0]
+	if err := o.CheckOut(in); err != nil {
+		return err
+	}
 	t := mlir.Target{Module: *module, Triple: *triple, Chip: *chipName, Features: *features, O: *opt,
 		Fast: *fast, FTZ: *ftz, Link: link, PtxasOptions: *ptxas}
 	if err := t.Validate(); err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/internal/buildfile"
@@ -149,15 +148,15 @@ func chipsOp(repo *buildfile.Repo, op string, patterns, chips []string, tk chip.
 	return err
 }
 
-// splitChips reads a comma-separated chip list.
+// splitChips reads a comma-separated chip list, as every command line does (chip.ParseList).
 func splitChips(op, s string) ([]string, error) {
-	var chips []string
-	for _, c := range strings.Split(s, ",") {
-		c = strings.TrimSpace(c)
-		if c == "" {
-			return nil, fmt.Errorf("--%s %q: an empty chip name; write chips like sm_80,sm_90", op, s)
-		}
-		chips = append(chips, c)
+	list, err := chip.ParseList(s, "--"+op)
+	if err != nil {
+		return nil, err
+	}
+	chips := make([]string, len(list))
+	for i, c := range list {
+		chips[i] = c.String()
 	}
 	return chips, nil
 }

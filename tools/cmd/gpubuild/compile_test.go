@@ -192,29 +192,28 @@ func TestCompileMissingTools(t *testing.T) {
 			t.Errorf("exit %d, stderr:\n%s\nwant 1 and %q", code, stderr, want)
 		}
 	})
-	t.Run("nothing installed", func(t *testing.T) {
+	// CUDA_PATH and LLVM_PATH set to a directory without the tools: an error naming the variable,
+	// never another toolkit found elsewhere.
+	t.Run("CUDA_PATH and LLVM_PATH without the tools", func(t *testing.T) {
 		empty := t.TempDir()
 		t.Setenv("CUDA_PATH", empty)
 		t.Setenv("LLVM_PATH", empty)
-		if (toolfind.Machine{}).FindCUDA("").Ptxas != "" || (toolfind.Machine{}).FindLLVM().Bin != "" {
-			t.Skip("this machine has a CUDA toolkit or LLVM")
-		}
 		code, _, stderr := gpubuild(t, "compile", "--chip", "sm_90", "-o", out, src)
 		want := "gpubuild compile: cannot choose the PTX ISA: no CUDA version given (--toolkit 12.4, or the ISA itself: --ptx 8.4), and none to read from ptxas --version: " +
-			"no ptxas found (looked in " + empty + "/bin, /usr/local/cuda/bin, /usr/bin); install the CUDA toolkit, set CUDA_PATH to its root, or pass --ptxas PATH\n"
+			"no ptxas: CUDA_PATH is " + empty + ", and " + empty + "/bin has no ptxas: CUDA_PATH names the root of the installation (the directory above bin/), and discovery looks nowhere else while it is set; set it to that root, or unset it to search /usr/local/cuda/bin and /usr/bin; or pass --ptxas PATH\n"
 		if code != 1 || !strings.Contains(stderr, want) {
 			t.Errorf("exit %d, stderr:\n%s\nwant 1 and %q", code, stderr, want)
 		}
 		// --chips takes the version the same way, and has no --ptx to give instead.
 		mlirSrc := writeSource(t, "k.mlir", "gpu.module @k {}\n")
 		code, _, stderr = gpubuild(t, "compile", "--chips", "sm_80,sm_90", "--format", "isa", "-o", t.TempDir(), mlirSrc)
-		want = "gpubuild compile: cannot choose the PTX ISA: no CUDA version given (--toolkit 12.4), and none to read from ptxas --version: no ptxas found"
+		want = "gpubuild compile: cannot choose the PTX ISA: no CUDA version given (--toolkit 12.4), and none to read from ptxas --version: no ptxas: CUDA_PATH is " + empty
 		if code != 1 || !strings.Contains(stderr, want) {
 			t.Errorf("--chips: exit %d, stderr:\n%s\nwant 1 and %q", code, stderr, want)
 		}
 		code, _, stderr = gpubuild(t, "compile", "--chip", "sm_90", "--toolkit", "12.4", "-o", out, src)
-		want = "compiling " + src + " for sm_90: no opt found (looked for a directory holding llc and mlir-opt in " + empty + "/bin, "
-		if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "set LLVM_PATH to its root, or pass --opt PATH") {
+		want = "compiling " + src + " for sm_90: no opt: LLVM_PATH is " + empty + ", and " + empty + "/bin has no llc and mlir-opt: "
+		if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "or pass --opt PATH") {
 			t.Errorf("exit %d, stderr:\n%s\nwant 1 and %q", code, stderr, want)
 		}
 	})

@@ -8,6 +8,9 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/toolfind"
 )
 
+// cudaTool are the tools that come with the CUDA toolkit; the others come with LLVM.
+var cudaTool = map[string]bool{"ptxas": true, "libdevice": true, "nvcc": true, "nvlink": true}
+
 // machine is the builder's Discovery by hand: the CUDA toolkit and LLVM of this machine.
 type machine struct{}
 
@@ -52,6 +55,10 @@ func (machine) Tools(t compile.Tools) compile.Tools {
 		switch {
 		case path != "":
 			return fmt.Sprintf("%s: %s not found (--%s names it); give the path of an existing %s", tool, path, tool, tool)
+		case cudaTool[tool] && cuda.EnvError() != "":
+			return fmt.Sprintf("no %s: %s; or pass --%s PATH", tool, cuda.EnvError(), tool)
+		case !cudaTool[tool] && llvm.EnvError() != "":
+			return fmt.Sprintf("no %s: %s; or pass --%s PATH", tool, llvm.EnvError(), tool)
 		case tool == "ptxas":
 			return fmt.Sprintf("no ptxas found (looked in %s); install the CUDA toolkit, set CUDA_PATH to its root, or pass --ptxas PATH", cuda.Where())
 		case tool == "libdevice" && (cuda.Ptxas != "" || explicitPtxas):

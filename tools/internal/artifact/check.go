@@ -79,34 +79,9 @@ func Check(a *Artifact, runners []chip.Runner) []Verdict {
 }
 
 // ParseRunners reads a comma-separated list of runner chips ("sm_75,sm_90") and an optional driver
-// CUDA version ("13.0") that all of them have.
+// CUDA version ("13.0") that all of them have (chip.ParseRunners).
 func ParseRunners(chips, driver string) ([]chip.Runner, error) {
-	var d chip.Toolkit
-	if driver != "" {
-		var err error
-		if d, err = chip.ParseToolkit(driver); err != nil {
-			return nil, fmt.Errorf("driver: %w", err)
-		}
-	}
-	var rs []chip.Runner
-	for _, name := range strings.Split(chips, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
-		c, err := chip.Parse(name)
-		if err != nil {
-			return nil, err
-		}
-		if c.Virtual || c.Suffix != "" {
-			return nil, fmt.Errorf("runner %s: name a GPU's compute capability, such as sm_90 (not compute_ or a/f targets)", name)
-		}
-		rs = append(rs, chip.Runner{Chip: c, Driver: d})
-	}
-	if len(rs) == 0 {
-		return nil, fmt.Errorf("no runners given")
-	}
-	return rs, nil
+	return chip.ParseRunners(chips, "--runs-on", driver, "--driver")
 }
 
 // String is the verdict as one line: "OK file on sm_90 (driver 13.0): ..." or "FAIL ...".

@@ -148,6 +148,9 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 	if err != nil {
 		return err
 	}
+	if err := f.CheckOut(append(srcs, f.pch, f.pchHeaders)...); err != nil {
+		return err
+	}
 	pch := f.format == string(compile.FormatPCH)
 	switch {
 	case len(srcs) == 0 && !pch:
@@ -228,7 +231,10 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 	// action passes the toolchain's tools and --target, and must run no other.)
 	tools, needVersion := f.findTools(job)
 	// A PTX source's version is checked against the toolkit's when it is known.
-	if err := f.setToolkit(ctx, &job, tools, needVersion || job.Kind == compile.KindPTX, needVersion, isaHint); err != nil {
+	if err := f.setToolkit(ctx, &job, tools, needVersion || job.Kind == compile.KindPTX || f.ptx != "", needVersion, isaHint); err != nil {
+		return err
+	}
+	if err := f.checkPTX(job); err != nil {
 		return err
 	}
 	if f.trace == "" {
@@ -266,6 +272,26 @@ func (f *compileFlags) setToolkit(ctx context.Context, job *compile.Job, tools c
 		return f.Errorf("toolkit: %w", err)
 	}
 	return nil
+}
+
+// checkPTX refuses a --ptx that the chip table does not know, or that the job's chip does not
+// accept with its toolkit (known or not), before anything runs: a tool would ignore it.
+func (f *compileFlags) checkPTX(job compile.Job) error {
+	if job.PTX.IsZero() || job.Chip.IsZero() {
+		return nil
+	}
+	err := chip.CheckPTXFor(job.Chip, job.Toolkit, job.PTX)
+	if err == nil {
+		return nil
+	}
+	with := "the chip table's PTX ISA versions"
+	if !job.Toolkit.IsZero() {
+		with = "CUDA " + job.Toolkit.String()
+	}
+	if lo, hi, rerr := chip.PTXRange(job.Chip, job.Toolkit); rerr == nil {
+		return f.Errorf("--ptx %s: %w; %s accepts PTX ISA %s to %s with %s: give one of them, or leave --ptx out (the chip's lowest)", f.ptx, err, job.Chip, lo, hi, with)
+	}
+	return f.Errorf("--ptx %s: %w", f.ptx, err)
 }
 
 // keepClang keeps a clang option and its value; name (-I, --clang-opt) is for messages.
@@ -351,7 +377,10 @@ func (f *compileFlags) compileProgram(ctx context.Context, c *cmdline.Command, s
 			return f.Errorf("--ptx: %w", err)
 		}
 	}
-	if err := f.setToolkit(ctx, &job, tools, job.PTX.IsZero(), job.PTX.IsZero(), isaHint); err != nil {
+	if err := f.setToolkit(ctx, &job, tools, true, job.PTX.IsZero(), isaHint); err != nil {
+		return err
+	}
+	if err := f.checkPTX(job); err != nil {
 		return err
 	}
 	return tools.CompileProgram(ctx, job)
@@ -376,13 +405,9 @@ func (f *compileFlags) compileChips(ctx context.Context, c *cmdline.Command, src
 	if kind, err := compile.KindOf(srcs[0]); err != nil || kind != compile.KindMLIR {
 		return c.UsageError("--chips lowers an MLIR source (.mlir); %s is not one", srcs[0])
 	}
-	var chips []chip.Chip
-	for _, s := range strings.Split(f.chips, ",") {
-		ch, err := chip.Parse(s)
-		if err != nil {
-			return f.Wrap(err)
-		}
-		chips = append(chips, ch)
+	chips, err := chip.ParseList(f.chips, "--chips")
+	if err != nil {
+		return f.Wrap(err)
 	}
 	job := compile.Job{Target: f.Target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Format: compile.FormatISA,
 		NoKernelOK: f.noKernelOK, Codegen: compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz}, MLIR: compile.MLIROptions{Module: f.module}}

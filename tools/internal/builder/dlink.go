@@ -43,6 +43,9 @@ func (h helper) runDLink(ctx context.Context, env cmdline.Env, args []string) er
 		return o.Wrap(err)
 	}
 	tools = h.discover(o.Target, tools)
+	if err := o.CheckOut(cubins...); err != nil {
+		return err
+	}
 	job := compile.Job{Target: o.Target, Chip: ch, Out: o.Out, Stdout: env.Stdout, Origin: strings.Join(origins, ", ")}
 	return tools.DeviceLink(ctx, job, cubins)
 }

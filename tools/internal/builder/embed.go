@@ -49,6 +49,10 @@ func runEmbed(_ context.Context, env cmdline.Env, args []string) error {
 		return c.UsageError("--lang c needs --symbol, --h-out, --include and --c-out")
 	}
 	src := files[0]
+	outs := map[string]string{"--copy-to": *copyTo, "--go-out": *goOut, "--h-out": *hOut, "--c-out": *cOut}
+	if err := cmdline.CheckOutputs(outs, files); err != nil {
+		return o.Wrap(err)
+	}
 	label := o.Target
 	if label == "" {
 		label = src

@@ -73,6 +73,9 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 	if err != nil {
 		return err
 	}
+	if err := o.CheckOut(append(srcs, *fatbin)...); err != nil {
+		return err
+	}
 	if len(srcs) == 1 && strings.HasSuffix(srcs[0], ".mlir") {
 		return h.hostMLIR(ctx, c, o, tools, srcs[0], *modules, *chipName, *opt)
 	}

@@ -44,6 +44,17 @@ func runLink(_ context.Context, env cmdline.Env, args []string) error {
 	case len(files) == 0:
 		return c.UsageError("no image to link")
 	}
+	var inputs []string
+	for _, spec := range files {
+		_, path, ok := strings.Cut(spec, "=")
+		if !ok {
+			path = spec
+		}
+		inputs = append(inputs, path)
+	}
+	if err := o.CheckOut(inputs...); err != nil {
+		return err
+	}
 	comp, err := artifact.ParseCompression(*compress)
 	if err != nil {
 		return o.Wrap(err)

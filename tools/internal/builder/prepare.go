@@ -36,5 +36,8 @@ func (h helper) runPrepare(ctx context.Context, env cmdline.Env, args []string) 
 		return c.UsageError("give the passes to run: --pass OPTION, e.g. --pass=--convert-linalg-to-parallel-loops")
 	}
 	tools = h.discover(o.Target, tools)
+	if err := o.CheckOut(srcs...); err != nil {
+		return err
+	}
 	return tools.Prepare(ctx, o.Target, srcs[0], passes, o.Out)
 }

@@ -38,6 +38,9 @@ func runRegister(_ context.Context, env cmdline.Env, args []string) error {
 	if label == "" {
 		label = *fatbin
 	}
+	if err := o.CheckOut(append(objects, *fatbin)...); err != nil {
+		return err
+	}
 	data, err := os.ReadFile(*fatbin)
 	if err != nil {
 		return o.Wrap(err)

@@ -13,6 +13,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -127,13 +130,18 @@ func (c *Command) Stderr() io.Writer { return c.env.Stderr }
 // that are not the verb's flags (clang's -Idir): it returns how many arguments the option at the
 // head of its argument takes, having kept them, or 0. A flag may be given "-O3" as well as "-O 3".
 // On a bad flag ParseArgs prints the error and the usage and returns ErrUsage; on -h or --help it
-// prints the usage to standard output and returns ErrHelp. It returns the arguments.
+// prints the usage to standard output and returns ErrHelp. It returns the arguments, each through
+// NotOption: an argument that starts with "-" (given after "--") comes back as ./ARG, so that no
+// tool the verb runs reads a file's name as an option.
 func (c *Command) ParseArgs(args []string, extra func([]string) int) ([]string, error) {
 	var positional []string
 	for len(args) > 0 {
 		a := args[0]
 		if a == "--" {
-			return append(positional, args[1:]...), nil
+			for _, a := range args[1:] {
+				positional = append(positional, NotOption(a))
+			}
+			return positional, nil
 		}
 		if extra != nil {
 			if n := extra(args); n > 0 {
@@ -166,6 +174,15 @@ func (c *Command) ParseArgs(args []string, extra func([]string) int) ([]string, 
 		args = args[n:]
 	}
 	return positional, nil
+}
+
+// NotOption is path as no program reads it as an option: ./PATH for a relative path that starts
+// with "-" ("-x.ptx", given after "--"), else path itself ("-" too, standard input or output).
+func NotOption(path string) string {
+	if len(path) > 1 && path[0] == '-' {
+		return "./" + path
+	}
+	return path
 }
 
 // IsSet says whether the command line set the flag name.
@@ -238,6 +255,40 @@ func (o *Common) Register(c *Command, outUsage string) {
 	if outUsage != "" {
 		c.StringVar(&o.Out, "o", "", outUsage)
 	}
+}
+
+// outIsInput is the message for an output that is one of the inputs: {flag} stands for the output's
+// flag, {out} for its value, {in} for the input as the command line names it.
+const outIsInput = "{flag} {out} is also an input ({in}): the output would replace it before or while it is read; write the output to another file"
+
+// CheckOut refuses an output (-o) that is one of inputs, before anything runs (CheckOutputs).
+func (o *Common) CheckOut(inputs ...string) error {
+	return o.Wrap(CheckOutputs(map[string]string{"-o": o.Out}, inputs))
+}
+
+// CheckOutputs refuses an output that is one of inputs: the same path, or the same file through
+// another path or a link. outs maps each output's flag (-o, --c-out) to its value; "" (not given)
+// and "-" (standard output) are never inputs.
+func CheckOutputs(outs map[string]string, inputs []string) error {
+	for _, flag := range slices.Sorted(maps.Keys(outs)) {
+		out := outs[flag]
+		if out == "" || out == "-" {
+			continue
+		}
+		outSt, outErr := os.Stat(out)
+		for _, in := range inputs {
+			same := in != "" && filepath.Clean(in) == filepath.Clean(out)
+			if !same && in != "" && outErr == nil {
+				if st, err := os.Stat(in); err == nil {
+					same = os.SameFile(outSt, st)
+				}
+			}
+			if same {
+				return errors.New(strings.NewReplacer("{flag}", flag, "{out}", out, "{in}", in).Replace(outIsInput))
+			}
+		}
+	}
+	return nil
 }
 
 // Wrap starts err's message with the label.

@@ -41,7 +41,7 @@ func TestProgram(t *testing.T) {
 		}{
 			{args: []string{"echo", "a", "-O", "3", "b"}, stdout: "3 a b"},
 			{args: []string{"echo", "-O1", "a"}, stdout: "1 a"},
-			{args: []string{"echo", "--", "-O1"}, stdout: "2 -O1"},
+			{args: []string{"echo", "--", "-O1", "-"}, stdout: "2 ./-O1 -"}, // never an option to a tool
 			{args: []string{"echo", "fail"}, code: 1, stderr: prog + " echo: it failed\n"},
 			{args: []string{"echo"}, code: 2, stderr: prog + " echo: no ARG\nusage: " + prog + " echo [-O LEVEL] ARG...\n  prints them; " + prog + " echo fail fails\n\nflags:\n  -O LEVEL  a LEVEL (default 2)\n"},
 			{args: []string{"echo", "--nope"}, code: 2, stderr: prog + " echo: flag provided but not defined: -nope\n"},

@@ -2,15 +2,17 @@
 // toolchains' local discovery looks (toolchain/local_cuda.bzl, toolchain/local_llvm.bzl), so that
 // `gpubuild compile` run by hand finds the tools that a Bazel build on the same machine would use.
 //
-// The CUDA toolkit is the first of $CUDA_PATH/bin, /usr/local/cuda/bin and /usr/bin (Debian's and
+// The CUDA toolkit is $CUDA_PATH/bin when CUDA_PATH is set (one that holds no ptxas is an error, not
+// a reason to look elsewhere), else the first of /usr/local/cuda/bin and /usr/bin (Debian's and
 // Ubuntu's nvidia-cuda-toolkit) that holds ptxas; its version is what `ptxas --version` reports.
 // Its libdevice is <root>/nvvm/libdevice/libdevice.10.bc or Debian's
 // /usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc, where <root> is the parent of ptxas's
 // directory; clang's --cuda-path is <root>, or Debian's /usr/lib/cuda, whichever holds
 // include/cuda.h and nvvm/libdevice.
 //
-// LLVM is the first of $LLVM_PATH/bin, /usr/lib/llvm-N/bin (Debian and Ubuntu; newest N first),
-// /usr/local/bin and /usr/bin that holds both llc and mlir-opt; every LLVM tool comes from there.
+// LLVM is $LLVM_PATH/bin when LLVM_PATH is set (again, no looking elsewhere), else the first of
+// /usr/lib/llvm-N/bin (Debian and Ubuntu; newest N first), /usr/local/bin and /usr/bin that holds both
+// llc and mlir-opt; every LLVM tool comes from there.
 package toolfind
 
 import (
@@ -63,8 +65,8 @@ type CUDA struct {
 func (c CUDA) Where() string { return where(c.Tried, "CUDA_PATH", c.Env) }
 
 // FindCUDA finds the toolkit whose ptxas is ptxas when that is set (a path, or a name on PATH),
-// else the first directory of $CUDA_PATH/bin, /usr/local/cuda/bin and /usr/bin holding ptxas, and
-// looks for its libdevice and CUDA path around it.
+// else $CUDA_PATH/bin when CUDA_PATH is set, else the first directory of /usr/local/cuda/bin and
+// /usr/bin holding ptxas, and looks for its libdevice and CUDA path around it.
 func (m Machine) FindCUDA(ptxas string) CUDA {
 	c := CUDA{Env: m.getenv("CUDA_PATH")}
 	if ptxas != "" {
@@ -78,9 +80,10 @@ func (m Machine) FindCUDA(ptxas string) CUDA {
 		}
 	} else {
 		if c.Env != "" {
-			c.Tried = append(c.Tried, filepath.Join(c.Env, "bin"))
+			c.Tried = append(c.Tried, filepath.Join(c.Env, "bin")) // and nowhere else
+		} else {
+			c.Tried = append(c.Tried, m.fixed("/usr/local/cuda/bin"), m.fixed("/usr/bin"))
 		}
-		c.Tried = append(c.Tried, m.fixed("/usr/local/cuda/bin"), m.fixed("/usr/bin"))
 		for _, dir := range c.Tried {
 			if p := filepath.Join(dir, "ptxas"); isExecutable(p) {
 				c.Ptxas = p
@@ -157,19 +160,21 @@ func (l LLVM) Tool(name string) string {
 	return ""
 }
 
-// FindLLVM finds the first directory of $LLVM_PATH/bin, /usr/lib/llvm-N/bin (newest N first),
-// /usr/local/bin and /usr/bin that holds both llc and mlir-opt.
+// FindLLVM finds $LLVM_PATH/bin when LLVM_PATH is set, else the first directory of
+// /usr/lib/llvm-N/bin (newest N first), /usr/local/bin and /usr/bin, that holds both llc and mlir-opt.
 func (m Machine) FindLLVM() LLVM {
 	l := LLVM{Env: m.getenv("LLVM_PATH")}
-	if l.Env != "" {
-		l.Tried = append(l.Tried, filepath.Join(l.Env, "bin"))
-	}
-	if v := m.versioned(); len(v) > 0 {
+	switch v := m.versioned(); {
+	case l.Env != "":
+		l.Tried = append(l.Tried, filepath.Join(l.Env, "bin")) // and nowhere else
+	case len(v) > 0:
 		l.Tried = append(l.Tried, v...)
-	} else {
+	default:
 		l.Tried = append(l.Tried, m.fixed("/usr/lib/llvm-*/bin")) // none there: named for messages
 	}
-	l.Tried = append(l.Tried, m.fixed("/usr/local/bin"), m.fixed("/usr/bin"))
+	if l.Env == "" {
+		l.Tried = append(l.Tried, m.fixed("/usr/local/bin"), m.fixed("/usr/bin"))
+	}
 	for _, dir := range l.Tried {
 		if isExecutable(filepath.Join(dir, "llc")) && isExecutable(filepath.Join(dir, "mlir-opt")) {
 			l.Bin = dir
@@ -198,6 +203,29 @@ func (m Machine) versioned() []string {
 		out = append(out, d.path)
 	}
 	return out
+}
+
+// envMissing is the message for an environment variable (CUDA_PATH, LLVM_PATH) that is set and does
+// not hold the tools it names: {env} stands for the variable, {value} for its value, {want} for what
+// was looked for, {default} for where discovery looks without it.
+const envMissing = "{env} is {value}, and {value}/bin has no {want}: {env} names the root of the installation (the directory above bin/), and discovery looks nowhere else while it is set; set it to that root, or unset it to search {default}"
+
+// EnvError is the message for a set CUDA_PATH whose bin/ holds no ptxas; "" when CUDA_PATH is not set
+// or ptxas was found.
+func (c CUDA) EnvError() string {
+	if c.Env == "" || c.Ptxas != "" || len(c.Tried) == 0 {
+		return ""
+	}
+	return strings.NewReplacer("{env}", "CUDA_PATH", "{value}", c.Env, "{want}", "ptxas", "{default}", "/usr/local/cuda/bin and /usr/bin").Replace(envMissing)
+}
+
+// EnvError is the message for a set LLVM_PATH whose bin/ lacks llc or mlir-opt; "" when LLVM_PATH is
+// not set or LLVM was found.
+func (l LLVM) EnvError() string {
+	if l.Env == "" || l.Bin != "" {
+		return ""
+	}
+	return strings.NewReplacer("{env}", "LLVM_PATH", "{value}", l.Env, "{want}", "llc and mlir-opt", "{default}", "/usr/lib/llvm-N/bin, /usr/local/bin and /usr/bin").Replace(envMissing)
 }
 
 // where lists the directories tried and says how the environment variable was set.

@@ -63,6 +63,7 @@ func TestFindCUDA(t *testing.T) {
 		ptxas     string // an explicit ptxas under the fake root
 		want      CUDA   // paths under the fake root; Tried and Env not compared
 		wantWhere string
+		wantEnv   string // EnvError, the fake root removed
 	}{
 		{name: "nothing", wantWhere: "/usr/local/cuda/bin, /usr/bin; CUDA_PATH is not set"},
 		{name: "NVIDIA's layout", files: nvidia,
@@ -74,9 +75,10 @@ func TestFindCUDA(t *testing.T) {
 		{name: "CUDA_PATH first", files: append([]string{"/opt/cuda-12.8/bin/ptxas=" + fakePtxas, "/opt/cuda-12.8/nvvm/libdevice/libdevice.10.bc=BC"}, nvidia...),
 			cudaPath:  "/opt/cuda-12.8",
 			want:      CUDA{Ptxas: "/opt/cuda-12.8/bin/ptxas", Libdevice: "/opt/cuda-12.8/nvvm/libdevice/libdevice.10.bc"},
-			wantWhere: "/opt/cuda-12.8/bin, /usr/local/cuda/bin, /usr/bin"},
+			wantWhere: "/opt/cuda-12.8/bin"},
+		// A set CUDA_PATH that holds no ptxas is an error, not a reason to take another toolkit.
 		{name: "CUDA_PATH without ptxas", files: nvidia, cudaPath: "/opt/none",
-			want: CUDA{Ptxas: "/usr/local/cuda/bin/ptxas", Libdevice: "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", CUDAPath: "/usr/local/cuda", NVCC: "/usr/local/cuda/bin/nvcc"}},
+			wantEnv: "CUDA_PATH is /opt/none, and /opt/none/bin has no ptxas: CUDA_PATH names the root of the installation (the directory above bin/), and discovery looks nowhere else while it is set; set it to that root, or unset it to search /usr/local/cuda/bin and /usr/bin"},
 		{name: "ptxas not executable", files: []string{"/usr/local/cuda/bin/ptxas=not a program", "/usr/bin/ptxas=" + fakePtxas},
 			want: CUDA{Ptxas: "/usr/bin/ptxas"}},
 		{name: "explicit ptxas: its toolkit's libdevice", files: append([]string{"/opt/c/bin/ptxas=" + fakePtxas, "/opt/c/nvvm/libdevice/libdevice.10.bc=BC"}, nvidia...),
@@ -102,6 +104,9 @@ func TestFindCUDA(t *testing.T) {
 			if w := strings.ReplaceAll(got.Where(), root, ""); tc.wantWhere != "" && w != tc.wantWhere {
 				t.Errorf("Where() = %q, want %q", w, tc.wantWhere)
 			}
+			if e := strings.ReplaceAll(got.EnvError(), root, ""); e != tc.wantEnv {
+				t.Errorf("EnvError() = %q, want %q", e, tc.wantEnv)
+			}
 		})
 	}
 }
@@ -116,6 +121,7 @@ func TestFindLLVM(t *testing.T) {
 		llvmPath  string
 		want      string
 		wantWhere string
+		wantEnv   string // EnvError, the fake root removed
 	}{
 		{name: "nothing", wantWhere: "/usr/lib/llvm-*/bin, /usr/local/bin, /usr/bin; LLVM_PATH is not set"},
 		{name: "the newest /usr/lib/llvm-N", files: append(both("/usr/lib/llvm-9/bin"), append(both("/usr/lib/llvm-21/bin"), both("/usr/bin")...)...),
@@ -124,7 +130,9 @@ func TestFindLLVM(t *testing.T) {
 			want: "/usr/local/bin"},
 		{name: "/usr/bin", files: both("/usr/bin"), want: "/usr/bin"},
 		{name: "LLVM_PATH first", files: append(both("/opt/llvm/bin"), both("/usr/lib/llvm-21/bin")...), llvmPath: "/opt/llvm",
-			want: "/opt/llvm/bin", wantWhere: "/opt/llvm/bin, /usr/lib/llvm-21/bin, /usr/local/bin, /usr/bin"},
+			want: "/opt/llvm/bin", wantWhere: "/opt/llvm/bin"},
+		{name: "LLVM_PATH without LLVM", files: both("/usr/lib/llvm-21/bin"), llvmPath: "/opt/none",
+			wantEnv: "LLVM_PATH is /opt/none, and /opt/none/bin has no llc and mlir-opt: LLVM_PATH names the root of the installation (the directory above bin/), and discovery looks nowhere else while it is set; set it to that root, or unset it to search /usr/lib/llvm-N/bin, /usr/local/bin and /usr/bin"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := tree(t, tc.files...)
@@ -135,6 +143,9 @@ func TestFindLLVM(t *testing.T) {
 			got := Machine{Getenv: env(vars), Root: root}.FindLLVM()
 			if rel(root, got.Bin) != tc.want {
 				t.Errorf("found %q, want %q", rel(root, got.Bin), tc.want)
+			}
+			if e := strings.ReplaceAll(got.EnvError(), root, ""); e != tc.wantEnv {
+				t.Errorf("EnvError() = %q, want %q", e, tc.wantEnv)
 			}
 			if w := strings.ReplaceAll(got.Where(), root, ""); tc.wantWhere != "" && w != tc.wantWhere {
 				t.Errorf("Where() = %q, want %q", w, tc.wantWhere)

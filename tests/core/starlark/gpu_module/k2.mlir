@@ -1,0 +1,1 @@
+// A second gpu.module source for the analysis tests (two MLIR sources in one gpu_module); never compiled.
