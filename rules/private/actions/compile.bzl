@@ -245,6 +245,7 @@ def _compile_args(gctx, *, srcs, origin, chips, name, format, opts, program, low
         args.add("--no-kernel-ok")
     if opts.module and kind == "mlir":
         args.add("--module", opts.module)
+        args.add("--module-is-attribute")
     if not lower:
         if opts.debug:
             args.add("--debug", opts.debug)

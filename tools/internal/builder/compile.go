@@ -81,6 +81,7 @@ type compileFlags struct {
 	helper
 	cmdline.Common
 	chip, chips, name, format, toolkit, ptx, module, trace string
+	moduleAttr                                             bool
 	debug                                                  compile.Debug
 	pch, pchHeaders                                        string
 	opt                                                    int
@@ -106,6 +107,7 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 	c.StringVar(&f.toolkit, "toolkit", "", "the CUDA toolkit's `VERSION` (e.g. 12.4): check the chip and the PTX against it, and pick the PTX ISA (default: ptxas --version)")
 	c.StringVar(&f.ptx, "ptx", "", "the PTX ISA `VERSION` to emit (default: the oldest the chip accepts)")
 	c.StringVar(&f.module, "module", "", "MLIR: a regular expression (`REGEX`) selecting the gpu.module to compile")
+	c.BoolVar(&f.moduleAttr, "module-is-attribute", false, "messages name --module as the rule's module attribute (Bazel actions)")
 	c.IntVar(&f.opt, "O", 2, "the optimisation `LEVEL`, 0 to 3")
 	c.BoolVar(&f.fast, "fast", false, "fast math")
 	c.BoolVar(&f.ftz, "ftz", false, "flush f32 denormals to zero")
@@ -172,7 +174,7 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 	}
 	job := compile.Job{Target: f.Target, Origin: strings.Join(f.origins, ", "), Out: f.Out, Stdout: env.Stdout,
 		Codegen:    compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz, PtxasOptions: f.ptxasOpts, Debug: f.debug},
-		MLIR:       compile.MLIROptions{Module: f.module},
+		MLIR:       compile.MLIROptions{Module: f.module, Attribute: f.moduleAttr},
 		CUDA:       compile.CUDAOptions{RDC: f.rdc, ClangOptions: f.clangOpts, PCH: f.pch, PCHHeaders: f.pchHeaders},
 		NoKernelOK: f.noKernelOK, Log: env.Stderr}
 	if pch {
@@ -410,7 +412,7 @@ func (f *compileFlags) compileChips(ctx context.Context, c *cmdline.Command, src
 		return f.Wrap(err)
 	}
 	job := compile.Job{Target: f.Target, Src: srcs[0], Origin: strings.Join(f.origins, ", "), Format: compile.FormatISA,
-		NoKernelOK: f.noKernelOK, Codegen: compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz}, MLIR: compile.MLIROptions{Module: f.module}}
+		NoKernelOK: f.noKernelOK, Codegen: compile.Codegen{O: f.opt, Fast: f.fast, FTZ: f.ftz}, MLIR: compile.MLIROptions{Module: f.module, Attribute: f.moduleAttr}}
 	tools := f.helper.discover(f.Target, f.tools)
 	if err := f.setToolkit(ctx, &job, tools, true, true, "--toolkit 12.4"); err != nil {
 		return err

@@ -114,7 +114,7 @@ func (t Tools) LowerToPTX(ctx context.Context, job Job, chips []chip.Chip, dir, 
 			if err != nil {
 				return err
 			}
-			body, err := moduleBody(text, job.MLIR.Module)
+			body, err := moduleBody(text, job.MLIR)
 			if err != nil {
 				return job.fail(nil, "", err)
 			}

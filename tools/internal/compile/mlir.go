@@ -25,7 +25,7 @@ func (t Tools) mlirToLLVM(ctx context.Context, job Job, src string, step func(st
 	if err != nil {
 		return "", err
 	}
-	body, err := moduleBody(text, job.MLIR.Module)
+	body, err := moduleBody(text, job.MLIR)
 	if err != nil {
 		return "", job.fail(nil, "", err)
 	}
@@ -119,10 +119,10 @@ func (t Tools) LowerProgram(ctx context.Context, job Job) ([]string, error) {
 // are direct children of the top-level module are candidates, as for the lowering pipeline and
 // --nvvm-attach-target. The body is the text between the module's braces, less the line break
 // after the { and the indentation before the }.
-func moduleBody(printed []byte, pattern string) (string, error) {
-	sel, err := mlir.NewModuleMatcher(pattern)
+func moduleBody(printed []byte, opts MLIROptions) (string, error) {
+	sel, err := mlir.NewModuleMatcher(opts.Module)
 	if err != nil {
-		return "", fmt.Errorf("--module %q: %w", pattern, err)
+		return "", fmt.Errorf("%s: %w", opts.selection(), err)
 	}
 	mods, err := mlir.Modules(printed)
 	if err != nil {
@@ -146,9 +146,9 @@ func moduleBody(printed []byte, pattern string) (string, error) {
 	case len(names) == 0:
 		return "", fmt.Errorf("no gpu.module is a direct child of the top-level module (nested: %s): kernels must be in a gpu.module at the top level", strings.Join(nested, ", "))
 	case len(picked) == 0:
-		return "", fmt.Errorf("no gpu.module matches --module %q (the source has %s)", pattern, strings.Join(names, ", "))
+		return "", fmt.Errorf("no gpu.module matches %s (the source has %s): fix: a regular expression matching one of them", opts.selection(), strings.Join(names, ", "))
 	case len(picked) > 1:
-		return "", fmt.Errorf("%d gpu.modules match --module %q (%s): select one module per target", len(picked), pattern, strings.Join(names, ", "))
+		return "", fmt.Errorf("%d gpu.modules match %s (%s): select one module per target", len(picked), opts.selection(), strings.Join(names, ", "))
 	}
 	body := string(printed[picked[0].BodyStart:picked[0].BodyEnd])
 	return strings.TrimRight(strings.TrimPrefix(body, "\n"), " \t"), nil

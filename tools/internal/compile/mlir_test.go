@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -87,7 +88,7 @@ func TestModuleBody(t *testing.T) {
 		{"invalid", "(", `--module "("`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := moduleBody([]byte(printed), tc.pattern)
+			got, err := moduleBody([]byte(printed), MLIROptions{Module: tc.pattern})
 			switch {
 			case tc.err && (err == nil || !strings.Contains(err.Error(), tc.want)):
 				t.Errorf("moduleBody(%q): %v, want an error containing %q", tc.pattern, err, tc.want)
@@ -97,6 +98,13 @@ func TestModuleBody(t *testing.T) {
 				t.Errorf("moduleBody(%q) =\n%q\nwant\n%q", tc.pattern, got, tc.want)
 			}
 		})
+	}
+	// A rule's module attribute is named as the attribute, not as the helper's flag.
+	for _, pattern := range []string{"nomatch", "(", "kernels_"} {
+		_, err := moduleBody([]byte(printed), MLIROptions{Module: pattern, Attribute: true})
+		if want := fmt.Sprintf("module = %q", pattern); err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "--module") {
+			t.Errorf("module attribute %q: %v, want an error naming %s and not --module", pattern, err, want)
+		}
 	}
 }
 
@@ -108,7 +116,7 @@ func TestModuleBodyNoCandidates(t *testing.T) {
 		{"unreadable", "module {\n  gpu.module @k {\n", "cannot read mlir-opt's output: 2:17: '{' is never closed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := moduleBody([]byte(tc.printed), "")
+			_, err := moduleBody([]byte(tc.printed), MLIROptions{})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}

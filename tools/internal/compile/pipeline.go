@@ -229,6 +229,17 @@ type MLIROptions struct {
 	// Module selects, by regular expression, which gpu.module of an MLIR source to compile; the
 	// source must then hold exactly one match. Empty: the source must hold exactly one gpu.module.
 	Module string
+	// Attribute says that Module is a rule's module attribute: messages name the attribute
+	// (module = "..."), not the --module flag.
+	Attribute bool
+}
+
+// selection names the module selection in messages: the --module flag, or the rule's attribute.
+func (o MLIROptions) selection() string {
+	if o.Attribute {
+		return fmt.Sprintf("module = %q", o.Module)
+	}
+	return fmt.Sprintf("--module %q", o.Module)
 }
 
 // CUDAOptions are a CUDA C++ source's.
