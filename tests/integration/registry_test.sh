@@ -36,9 +36,12 @@ scenario_registry() {
   else
     bad registry/release "the registry entry is not the archive's: $(cat "$reg/modules/rules_gpu/$version/source.json" 2>&1)"
   fi
-  f=$(tar -tzf "$archive" | cut -d/ -f2 | sort -u | tr '\n' ' ')
-  if tar -tzf "$archive" | grep -qx "rules_gpu-$version/MODULE.bazel" && tar -tzf "$archive" | grep -qx "rules_gpu-$version/tools/cmd/gpubuilder/main.go" &&
-    ! tar -tzf "$archive" | grep -q "^rules_gpu-$version/\(tests\|examples\|env\)/"; then
+  # The listing in a variable: grep -q would end a tar that still writes (pipefail).
+  local files
+  files=$(tar -tzf "$archive")
+  f=$(cut -d/ -f2 <<<"$files" | sort -u | tr '\n' ' ')
+  if grep -qx "rules_gpu-$version/MODULE.bazel" <<<"$files" && grep -qx "rules_gpu-$version/tools/cmd/gpubuilder/main.go" <<<"$files" &&
+    ! grep -q "^rules_gpu-$version/\(tests\|examples\|env\)/" <<<"$files"; then
     ok "registry/archive (every path under rules_gpu-$version/; tests, examples and env left out: $f)"
   else
     bad registry/archive "the archive's top directories: $f"
@@ -59,8 +62,10 @@ scenario_registry() {
   else
     ok "registry/module (the user's MODULE.bazel: bazel_dep(name = \"rules_gpu\", version = \"$version\"), no override)"
   fi
+  local start=$SECONDS
   out=$(nbazel build //:k 2>&1)
   if [ $? -ne 0 ]; then bad registry/build "bazel build //:k fails: $(tail -20 <<<"$out")"; else
+    echo "bazel build //:k: $((SECONDS - start)) s (the helper and Go's standard library from the shared disk cache, or built when it lacks them)"
     f=$(nbazel cquery //:k --output=files 2>/dev/null)
     local ext
     ext=$(nbazel info output_base 2>/dev/null)/external
@@ -78,6 +83,7 @@ scenario_registry() {
   out=$(nbazel build //:k 2>&1)
   if [ $? -eq 0 ]; then bad registry/integrity "the build passed with a wrong integrity"; else
     expect registry/integrity "$out" "rules_gpu-$version.tar.gz" "Checksum was" "but wanted"
+    grep -m1 "Checksum was" <<<"$out"
   fi
 }
 
