@@ -3,6 +3,7 @@
 // not installed.
 //
 //	filecheck [--check-prefix P]... [--input-file F] [--strict-whitespace] [--match-full-lines] [--allow-empty] CHECKFILE
+//	filecheck --version                  "filecheck VERSION", rules_gpu's version
 //
 // Exit status, as FileCheck's: 0 when the input matches, 1 with FileCheck's diagnostics when it
 // does not, 2 for an invalid check file, an empty input or a bad command line.
@@ -37,6 +38,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		fmt.Fprintf(stderr, "filecheck: %v\n", err)
 		return 2
+	}
+	if cmdline.IsVersion(args) {
+		cmdline.PrintVersion(stdout, "filecheck")
+		return 0
 	}
 	env := cmdline.Env{Prog: "filecheck", Stdout: stdout, Stderr: stderr}
 	switch err := runFilecheck(ctx, env, stdin, args); {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
+	"github.com/rulesgpu/rules_gpu/tools/internal/version"
 )
 
 // filecheck reads standard input (or --input-file) and exits as FileCheck: 0 when the
@@ -83,5 +84,13 @@ func TestFilecheck(t *testing.T) {
 				rest = rest[i+len(want):]
 			}
 		})
+	}
+}
+
+// filecheck --version prints its name and rules_gpu's version.
+func TestVersion(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"--version"}, strings.NewReader(""), &stdout, &stderr); code != 0 || stdout.String() != "filecheck "+version.Version+"\n" {
+		t.Errorf("filecheck --version: exit %d, stdout %q, stderr %q; want 0, %q", code, stdout.String(), stderr.String(), "filecheck "+version.Version+"\n")
 	}
 }

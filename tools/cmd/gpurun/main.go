@@ -10,6 +10,7 @@
 //	gpurun saxpy FILE                    run saxpy(n, a, x, y) from FILE and check it against the CPU
 //	gpurun reduce FILE                   run reduce_sum(n, x, out) (256-thread blocks) and check the sum
 //	gpurun softplus FILE                 run softplus(n, x, y) and check y = log1p(exp(x))
+//	gpurun --version                     "gpurun VERSION", rules_gpu's version
 package main
 
 import (
@@ -22,11 +23,16 @@ import (
 	"sort"
 	"time"
 
+	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"github.com/rulesgpu/rules_gpu/tools/internal/launch"
 )
 
 func main() {
 	runtime.LockOSThread()
+	if cmdline.IsVersion(os.Args[1:]) {
+		cmdline.PrintVersion(os.Stdout, "gpurun")
+		return
+	}
 	if len(os.Args) < 2 {
 		fmt.Fprintln(os.Stderr, "usage: gpurun info | load [-n N] FILE... | saxpy FILE | reduce FILE | softplus FILE | axpby FILE | finite FILE")
 		os.Exit(2)

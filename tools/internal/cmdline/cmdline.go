@@ -4,7 +4,10 @@
 // as with clang and Bazel; arguments may come from Bazel parameter files; a program may serve
 // Bazel's persistent worker protocol (worker.go).
 //
-// Exit status: 0 on success (and --help), 1 on failure, 2 on a usage error.
+// "PROG --version" prints "PROG VERSION": rules_gpu's module version (tools/internal/version, which a
+// test keeps equal to MODULE.bazel's).
+//
+// Exit status: 0 on success (and --help, --version), 1 on failure, 2 on a usage error.
 package cmdline
 
 import (
@@ -22,6 +25,7 @@ import (
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/atomicfile"
 	"github.com/rulesgpu/rules_gpu/tools/internal/params"
+	"github.com/rulesgpu/rules_gpu/tools/internal/version"
 )
 
 var (
@@ -61,6 +65,10 @@ func (p Program) Run(ctx context.Context, args []string, stdout, stderr io.Write
 		p.usage(stderr)
 		return 2
 	}
+	if IsVersion(args) {
+		PrintVersion(stdout, p.Name)
+		return 0
+	}
 	name := args[0]
 	switch name {
 	case "-h", "-help", "--help", "help":
@@ -93,8 +101,19 @@ func (e Env) Status(verb string, err error) int {
 	}
 }
 
+// IsVersion says whether the command line args asks for the program's version: --version (or
+// -version) alone.
+func IsVersion(args []string) bool {
+	return len(args) == 1 && (args[0] == "--version" || args[0] == "-version")
+}
+
+// PrintVersion prints "PROG VERSION", rules_gpu's module version, to w.
+func PrintVersion(w io.Writer, prog string) {
+	fmt.Fprintf(w, "%s %s\n", prog, version.Version)
+}
+
 func (p Program) usage(w io.Writer) {
-	fmt.Fprintf(w, "usage: %s VERB [FLAGS] [ARGS]     (%s VERB --help: the verb's flags)\n\nverbs:\n", p.Name, p.Name)
+	fmt.Fprintf(w, "usage: %s VERB [FLAGS] [ARGS]     (%s VERB --help: the verb's flags; %s --version)\n\nverbs:\n", p.Name, p.Name, p.Name)
 	for _, v := range p.Verbs {
 		fmt.Fprintf(w, "  %-10s %s\n", v.Name, v.Summary)
 	}

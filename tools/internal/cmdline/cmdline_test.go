@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rulesgpu/rules_gpu/tools/internal/version"
 )
 
 // echo is a verb that prints its -O level and its arguments, and fails on the argument "fail".
@@ -48,6 +50,9 @@ func TestProgram(t *testing.T) {
 			{args: []string{"help", "echo"}, stdout: "usage: " + prog + " echo [-O LEVEL] ARG..."},
 			{args: []string{"frob"}, code: 2, stderr: prog + `: unknown verb "frob"`},
 			{args: nil, code: 2, stderr: "usage: " + prog + " VERB [FLAGS] [ARGS]"},
+			{args: []string{"--version"}, stdout: prog + " " + version.Version + "\n"},
+			{args: []string{"-version"}, stdout: prog + " " + version.Version + "\n"},
+			{args: []string{"echo", "--version"}, code: 2, stderr: prog + " echo: flag provided but not defined: -version\n"},
 		} {
 			var out, errs bytes.Buffer
 			code := p.Run(context.Background(), tc.args, &out, &errs)
