@@ -484,3 +484,31 @@ func TestPipelinePTXISA(t *testing.T) {
 
 // Prepare runs mlir-opt's passes over a program before its GPU lowering: linalg becomes loops; a
 // pass mlir-opt does not know fails naming the target, the source and the step, leaving no output.
+
+// A failed tool's error lines come before its command line and the rest of what it printed
+// (clang's warning about the CUDA version first, say): what to read is at the top.
+func TestErrorFirst(t *testing.T) {
+	warn := "clang: warning: CUDA version 12.4 is only partially supported [-Wunknown-cuda-version]"
+	for _, tc := range []struct {
+		stderr string
+		first  string // the line expected right after the first line; "" when none is brought forward
+	}{
+		{warn + "\nk.cu:3:5: error: use of undeclared identifier 'foo'\n1 error generated.", "k.cu:3:5: error: use of undeclared identifier 'foo'"},
+		{"ptxas warning : x\nptxas fatal   : Unresolved extern function 'f'", "ptxas fatal   : Unresolved extern function 'f'"},
+		{"k.cu:3:5: error: only this", ""},
+		{warn, ""},
+	} {
+		e := &Error{Target: "//t:k", Src: "k.cu", Chip: "sm_90", Command: []string{"clang", "-c", "k.cu"}, Stderr: tc.stderr, Err: errors.New("clang failed")}
+		lines := strings.Split(e.Error(), "\n")
+		want := tc.first
+		if want == "" {
+			want = "command: clang -c k.cu"
+		}
+		if len(lines) < 2 || lines[1] != want {
+			t.Errorf("stderr %q: second line %q, want %q\n%s", tc.stderr, lines[1], want, e.Error())
+		}
+		if !strings.Contains(e.Error(), tc.stderr) {
+			t.Errorf("stderr %q: the tool's whole output is not in the message", tc.stderr)
+		}
+	}
+}

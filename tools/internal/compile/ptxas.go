@@ -31,6 +31,11 @@ func (e *Error) Error() string {
 		fmt.Fprintf(&b, "%s: ", e.Target)
 	}
 	fmt.Fprintf(&b, "compiling %s for %s: %v", e.Src, e.Chip, e.Err)
+	// The tool's own errors come first, before its command line and whatever it printed around
+	// them (clang's warnings about the CUDA version, ...): they are what to read.
+	if first := errorLines(e.Stderr); len(first) > 0 {
+		fmt.Fprintf(&b, "\n%s", strings.Join(first, "\n"))
+	}
 	if len(e.Command) > 0 {
 		fmt.Fprintf(&b, "\ncommand: %s", strings.Join(e.Command, " "))
 	}
@@ -41,6 +46,23 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// maxErrorLines is how many of a tool's error lines Error puts first.
+const maxErrorLines = 5
+
+// errorLine matches a compiler's or assembler's error line: "file:line:col: error: ...",
+// "ptxas fatal   : ...", "error: ...".
+var errorLine = regexp.MustCompile(`(?m)^(?:\S+: )?(?:fatal )?error\b.*$|^.*:\d+(?::\d+)?: (?:fatal )?error: .*$|^ptxas (?:fatal|error)\s*: .*$`)
+
+// errorLines returns the first error lines of a tool's output (at most maxErrorLines), or none
+// when the output is those lines alone (nothing to bring forward).
+func errorLines(out string) []string {
+	lines := errorLine.FindAllString(out, maxErrorLines)
+	if strings.TrimSpace(strings.Join(lines, "\n")) == strings.TrimSpace(out) {
+		return nil
+	}
+	return lines
+}
 
 // ptxas compiles PTX src into the cubin out for the job's chip.
 func (t Tools) ptxas(ctx context.Context, job Job, src, out string) error {
