@@ -57,7 +57,7 @@ func Parse(data []byte) (*Artifact, error) {
 	case len(data) >= 4 && binary.LittleEndian.Uint32(data) == fatbin.Magic:
 		f, err := fatbin.Read(data)
 		if err != nil {
-			return nil, fmt.Errorf("%w: the file is damaged (truncated or corrupted): rebuild it", err)
+			return nil, err
 		}
 		if err := CheckEntries(f.Entries); err != nil {
 			return nil, err

@@ -3,6 +3,7 @@ package artifact
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -34,24 +35,25 @@ const emCUDA = 190
 
 // The ELF64 sizes and constants the reader uses (see the ELF gABI).
 const (
-	ehdrSize    = 0x40 // ELF header
-	shdrSize    = 0x40 // section header
-	phdrSize    = 0x38 // program header
-	symSize     = 0x18 // symbol table entry
-	shtNull     = 0
-	shtSymtab   = 2
-	shtStrtab   = 3
-	shtNote     = 7
-	shtNobits   = 8
-	shtDynsym   = 11
-	etRel       = 1
-	etExec      = 2
-	ptLoad      = 1
-	noteCUInfo  = 1000 // .note.nv.cuinfo: u16 version, u16 SM, u32 toolkit version (CUDA 13)
-	noteTKInfo  = 2000 // .note.nv.tkinfo: the tool's name, version and command line (CUDA 13)
-	noteVendor  = "NVIDIA Corp"
-	damagedFix  = "the file is damaged (truncated or corrupted): rebuild it"
-	notCubinFix = "" // a file that is no cubin at all: the caller says what it wanted
+	ehdrSize      = 0x40 // ELF header
+	shdrSize      = 0x40 // section header
+	phdrSize      = 0x38 // program header
+	symSize       = 0x18 // symbol table entry
+	shtNull       = 0
+	shtSymtab     = 2
+	shtStrtab     = 3
+	shtNote       = 7
+	shtNobits     = 8
+	shtDynsym     = 11
+	etRel         = 1
+	etExec        = 2
+	ptLoad        = 1
+	shfCompressed = 0x800
+	noteCUInfo    = 1000 // .note.nv.cuinfo: u16 version, u16 SM, u32 toolkit version (CUDA 13)
+	noteTKInfo    = 2000 // .note.nv.tkinfo: the tool's name, version and command line (CUDA 13)
+	noteVendor    = "NVIDIA Corp"
+	damagedFix    = "the file is damaged (truncated or corrupted): rebuild it"
+	notCubinFix   = "" // a file that is no cubin at all: the caller says what it wanted
 )
 
 // ImageError is an image that cannot be read whole: a cubin or PTX file, or an entry of a fatbin,
@@ -88,6 +90,13 @@ func (e *ImageError) Error() string {
 		s += ": " + e.Fix
 	}
 	return s
+}
+
+// SaysFix says whether err, from Open, Parse or ReadImage, ends with the fix: an *ImageError with
+// one.
+func SaysFix(err error) bool {
+	var ie *ImageError
+	return errors.As(err, &ie) && ie.Fix != ""
 }
 
 // cubinInfo is what the ELF header and notes of a well-formed cubin say.
@@ -187,7 +196,16 @@ func readCubin(data []byte) (cubinInfo, *ImageError) {
 		return fail(0x28, damagedFix, "the section header table [%#x, %#x) ends past the end of the file (%d bytes)", shoff, shoff+shnum*shdrSize, n)
 	}
 	c.size = max(ehdrSize, shoff+shnum*shdrSize)
+	if phnum == 0xffff {
+		return fail(0x38, damagedFix, "extended program header numbering (e_phnum 0xffff), which cubins do not use")
+	}
+	if phnum == 0 && phoff != 0 {
+		return fail(0x20, damagedFix, "a program header table offset (%#x) without program headers", phoff)
+	}
 	if phnum > 0 {
+		if phoff == 0 {
+			return fail(0x20, damagedFix, "%d program headers without a table offset", phnum)
+		}
 		if phentsize != phdrSize {
 			return fail(0x36, damagedFix, "program header size %d, not %d", phentsize, phdrSize)
 		}
@@ -200,6 +218,7 @@ func readCubin(data []byte) (cubinInfo, *ImageError) {
 	// The sections.
 	type section struct {
 		name, typ    uint32
+		flags        uint64
 		off, size    uint64
 		link         uint32
 		entsize, hdr uint64
@@ -208,8 +227,11 @@ func readCubin(data []byte) (cubinInfo, *ImageError) {
 	for i := range secs {
 		h := shoff + uint64(i)*shdrSize
 		s := data[h : h+shdrSize]
-		secs[i] = section{name: le.Uint32(s[0:]), typ: le.Uint32(s[4:]), off: le.Uint64(s[0x18:]), size: le.Uint64(s[0x20:]),
+		secs[i] = section{name: le.Uint32(s[0:]), typ: le.Uint32(s[4:]), flags: le.Uint64(s[8:]), off: le.Uint64(s[0x18:]), size: le.Uint64(s[0x20:]),
 			link: le.Uint32(s[0x28:]), entsize: le.Uint64(s[0x38:]), hdr: h}
+	}
+	if secs[0].typ != shtNull {
+		return fail(int64(shoff)+4, damagedFix, "the first section has type %d, not SHT_NULL", secs[0].typ)
 	}
 	if shstrndx == 0 || shstrndx >= shnum {
 		return fail(0x3e, damagedFix, "the section-name string table's index %d is not a section (the file has %d)", shstrndx, shnum)
@@ -234,6 +256,12 @@ func readCubin(data []byte) (cubinInfo, *ImageError) {
 			return fail(int64(s.hdr), damagedFix, "section %d's name offset %#x is past the end of the section-name string table (%d bytes)", i, s.name, strtab.size)
 		}
 		label := fmt.Sprintf("section %d (%s)", i, name(s))
+		if s.flags&shfCompressed != 0 {
+			return fail(int64(s.hdr)+8, damagedFix, "%s is compressed (SHF_COMPRESSED), which cubins never are", label)
+		}
+		if s.off >= 1<<63 || s.size >= 1<<63 {
+			return fail(int64(s.hdr)+0x18, damagedFix, "%s: impossible offset %#x or size %#x", label, s.off, s.size)
+		}
 		if s.typ == shtNull || s.typ == shtNobits {
 			continue
 		}
