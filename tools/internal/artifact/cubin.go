@@ -19,9 +19,11 @@ import (
 // It checks, with explicit bounds (debug/elf reads lazily and checks only what it reads):
 //   - the ELF header: magic, 64-bit class, little endian, EI_VERSION 1, e_machine EM_CUDA (190),
 //     e_type relocatable or executable, its own size (64 bytes);
-//   - the section header table and the program header table: entry sizes, and both inside the file;
-//     a cubin has sections, so a file without a section header table is refused;
-//   - every section's bytes (but SHT_NOBITS sections') and every segment's file bytes inside the file;
+//   - the section header table and the program header table: entry sizes, offsets, no extended
+//     numbering, and both inside the file; a cubin has sections, so a file without a section header
+//     table is refused, and its first section is SHT_NULL;
+//   - every section's bytes (but SHT_NOBITS sections') and every segment's file bytes inside the file,
+//     and no section compressed (SHF_COMPRESSED: the driver does not decompress them);
 //   - the section-name string table: a string table inside the file, NUL-terminated, and every
 //     section's name inside it; symbol tables: 24-byte entries, linked to a string table;
 //   - note sections: every note inside its section; the architecture that NVIDIA's notes name (the
