@@ -21,8 +21,10 @@ go vet ./...
 # built by Bazel.
 (cd tests/remote && go vet ./... && go test ./...)
 
-step "fuzz the fatbin reader and the MLIR attach step for a bounded time"
+step "fuzz the fatbin and cubin readers and the MLIR attach step for a bounded time"
 go test -run '^$' -fuzz '^FuzzRead$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" ./tools/fatbin
+# The seeds are whole cubins of kilobytes: minimizing each new input for the default 60 s would take the run.
+go test -run '^$' -fuzz '^FuzzCubin$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" -fuzzminimizetime 2s ./tools/internal/artifact
 go test -run '^$' -fuzz '^FuzzAttach$' -fuzztime "${RULES_GPU_FUZZTIME:-30s}" ./tools/mlir
 
 step "the GPU programs build with cgo against the toolkit's cuda.h and libcuda (tag cuda)"

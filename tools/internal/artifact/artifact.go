@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
 	"github.com/rulesgpu/rules_gpu/tools/mlir"
@@ -48,12 +50,16 @@ func Open(path string) (*Artifact, error) {
 }
 
 // Parse recognises data as a fatbin, a cubin, PTX or MLIR text holding gpu.binary ops and returns
-// its images.
+// its images. Every image is read whole first (CheckEntries): what Parse accepts is what the CUDA
+// driver can load, as far as the file's structure goes.
 func Parse(data []byte) (*Artifact, error) {
 	switch {
 	case len(data) >= 4 && binary.LittleEndian.Uint32(data) == fatbin.Magic:
 		f, err := fatbin.Read(data)
 		if err != nil {
+			return nil, err
+		}
+		if err := CheckEntries(f.Entries); err != nil {
 			return nil, err
 		}
 		return &Artifact{Format: FormatFatbin, Images: f.Entries}, nil
@@ -74,59 +80,18 @@ func Parse(data []byte) (*Artifact, error) {
 	}
 }
 
-// emCUDA is the ELF machine number of NVIDIA CUDA images.
-const emCUDA = 190
-
-// CubinImage describes a cubin as a fatbin entry: its architecture comes from the ELF header's
-// e_flags, its code version (the fatbin entry's 1.minor) from the ELF ABI version, as fatbinary does.
-func CubinImage(data []byte) (fatbin.Entry, error) {
-	if len(data) < 0x40 || !bytes.HasPrefix(data, []byte("\x7fELF")) {
-		return fatbin.Entry{}, fmt.Errorf("not an ELF file")
-	}
-	if data[4] != 2 || data[5] != 1 {
-		return fatbin.Entry{}, fmt.Errorf("not a 64-bit little-endian ELF file, as cubins are")
-	}
-	if m := binary.LittleEndian.Uint16(data[0x12:]); m != emCUDA {
-		return fatbin.Entry{}, fmt.Errorf("ELF machine %d is not CUDA (%d): not a cubin", m, emCUDA)
-	}
-	abi := data[8]
-	flags := binary.LittleEndian.Uint32(data[0x30:])
-	// ELF ABI ≤ 7 (CUDA ≤ 12.x): EF_CUDA_SM in the low byte, the virtual SM in the third, and
-	// 0x800 (EF_CUDA_ACCELERATORS) for architecture-specific targets such as sm_90a; seen in
-	// CUDA 12.4 ptxas output (sm_90: 0x4b055a, sm_90a: 0x5a0d5a).
-	arch, specific := flags&0xff, flags&0x800 != 0
-	family := false
-	if abi >= 8 {
-		// ELF ABI 8 (CUDA 13): the SM is in the second byte (seen for sm_75 … sm_120 from CUDA 13.0
-		// nvcc on the H200), and the flags of sm_90 and sm_90a cubins are identical: only the
-		// toolkit note's ptxas command line ("-arch sm_90a -m 64") says which it is.
-		arch, specific = (flags>>8)&0xff, false
-		if m := cubinArch.FindSubmatch(data); m != nil && string(m[1]) == strconv.Itoa(int(arch)) {
-			specific, family = string(m[2]) == "a", string(m[2]) == "f"
-		}
-	}
-	if arch == 0 {
-		return fatbin.Entry{}, fmt.Errorf("cubin ELF flags %#x name no architecture", flags)
-	}
-	e := fatbin.Entry{Kind: fatbin.KindELF, Arch: arch, Major: 1, Minor: uint16(abi), Flags: fatbin.DefaultFlags, Payload: data}
-	if specific {
-		e.Flags |= fatbin.FlagArchSpecific
-	}
-	if family {
-		e.Flags |= fatbin.FlagFamilySpecific
-	}
-	return e, nil
-}
-
 var (
-	cubinArch  = regexp.MustCompile(`-arch sm_(\d+)([af]?)\b`)
 	ptxVersion = regexp.MustCompile(`(?m)^\s*\.version\s+(\d+)\.(\d+)`)
 	ptxTarget  = regexp.MustCompile(`(?m)^\s*\.target\s+(?:sm|compute)_(\d+)([af]?)`)
 )
 
 // PTXImage describes PTX text as a fatbin entry: the PTX ISA version from its .version directive and
-// the architecture from its .target directive.
+// the architecture from its .target directive. The text ends at its first NUL byte, if any, as the
+// driver reads it; before that it must be text (UTF-8 without control characters but white space).
 func PTXImage(data []byte) (fatbin.Entry, error) {
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		data = data[:i]
+	}
 	v := ptxVersion.FindSubmatch(data)
 	if v == nil {
 		return fatbin.Entry{}, fmt.Errorf("no .version directive: not PTX")
@@ -135,12 +100,12 @@ func PTXImage(data []byte) (fatbin.Entry, error) {
 	if t == nil {
 		return fatbin.Entry{}, fmt.Errorf("PTX has no .target sm_XX directive")
 	}
+	if off := notText(data); off >= 0 {
+		return fatbin.Entry{}, fmt.Errorf("PTX holds a byte that is not text at offset %#x", off)
+	}
 	major, _ := strconv.Atoi(string(v[1]))
 	minor, _ := strconv.Atoi(string(v[2]))
 	arch, _ := strconv.Atoi(string(t[1]))
-	if bytes.IndexByte(data, 0) >= 0 {
-		data = data[:bytes.IndexByte(data, 0)]
-	}
 	e := fatbin.Entry{Kind: fatbin.KindPTX, Arch: uint32(arch), Major: uint16(major), Minor: uint16(minor), Flags: fatbin.DefaultFlags, Payload: data}
 	switch string(t[2]) {
 	case "a":
@@ -151,18 +116,58 @@ func PTXImage(data []byte) (fatbin.Entry, error) {
 	return e, nil
 }
 
-// elfSize is the length of the ELF image at the start of data, from its header: the end of the
-// section or program header table, whichever is last (cubins end with their section headers). It is
-// 0 when the header does not say.
+// notText returns the offset of the first byte of data that is not part of UTF-8 text (a control
+// character other than white space, or an invalid sequence), or -1.
+func notText(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 || r < 0x20 && !strings.ContainsRune("\t\n\v\f\r", r) || r == 0x7f {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+// CheckEntries reads each image of a fatbin whole, as the driver would before loading it: each
+// cubin (decompressed) as CubinImage does, for the architecture its entry names, and each PTX as
+// PTXImage does. NVVM IR, which the driver does not load, and obfuscated payloads, which only NVIDIA's
+// tools decode, are not read. The error is an *ImageError naming the entry.
+func CheckEntries(entries []fatbin.Entry) error {
+	for i, e := range entries {
+		if e.Flags&fatbin.FlagObfuscated != 0 {
+			continue
+		}
+		fail := func(off int64, format string, args ...any) error {
+			return &ImageError{Entry: i, Kind: e.Kind, Arch: e.ArchName(), Offset: off, Msg: fmt.Sprintf(format, args...), Fix: damagedFix}
+		}
+		switch e.Kind {
+		case fatbin.KindELF:
+			c, err := readCubin(e.Payload)
+			if err != nil {
+				err.Entry, err.Kind, err.Arch, err.Fix = i, e.Kind, e.ArchName(), damagedFix
+				return err
+			}
+			if c.arch != e.Arch {
+				return fail(-1, "the entry is for sm_%d, its cubin for sm_%d", e.Arch, c.arch)
+			}
+		case fatbin.KindPTX:
+			if _, err := PTXImage(e.Payload); err != nil {
+				return fail(-1, "%v", err)
+			}
+		}
+	}
+	return nil
+}
+
+// elfSize is the length of the ELF image at the start of data: where its last header, table,
+// section or segment ends. It is 0 when data is not a whole cubin.
 func elfSize(data []byte) uint64 {
-	if len(data) < 0x40 || !bytes.HasPrefix(data, []byte("\x7fELF")) || data[4] != 2 {
+	c, err := readCubin(data)
+	if err != nil {
 		return 0
 	}
-	le := binary.LittleEndian
-	end := func(off uint64, num, size uint16) uint64 { return off + uint64(num)*uint64(size) }
-	sh := end(le.Uint64(data[0x28:]), le.Uint16(data[0x3c:]), le.Uint16(data[0x3a:]))
-	ph := end(le.Uint64(data[0x20:]), le.Uint16(data[0x38:]), le.Uint16(data[0x36:]))
-	return max(sh, ph)
+	return c.size
 }
 
 // Base is the name cuobjdump gives extracted files of path: the file name without its extension.

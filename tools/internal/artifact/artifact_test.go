@@ -1,29 +1,18 @@
 package artifact
 
 import (
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact/artifacttest"
 )
 
-// fakeCubin returns a minimal 64-bit CUDA ELF image: header only, with the given ABI version and
-// e_flags, n bytes long, its section header table ending at n.
-func fakeCubin(abi byte, flags uint32, n int) []byte {
-	b := make([]byte, n)
-	copy(b, "\x7fELF")
-	b[4], b[5], b[6], b[7], b[8] = 2, 1, 1, 0x33, abi
-	le := binary.LittleEndian
-	le.PutUint16(b[0x12:], emCUDA)
-	le.PutUint32(b[0x30:], flags)
-	le.PutUint16(b[0x3a:], 64) // e_shentsize
-	le.PutUint16(b[0x3c:], 1)  // e_shnum
-	le.PutUint64(b[0x28:], uint64(n-64))
-	return b
-}
+// fakeCubin returns a minimal well-formed cubin (artifacttest.Cubin) with the given ELF ABI
+// version and e_flags, n bytes long, its section header table ending at n.
+func fakeCubin(abi byte, flags uint32, n int) []byte { return artifacttest.Cubin(abi, flags, n) }
 
 const samplePTX = "// a kernel\n.version 8.4\n.target sm_80\n.address_size 64\n.visible .entry k() { ret; }\n"
 
@@ -43,9 +32,9 @@ func TestParse(t *testing.T) {
 		{name: "ptx", data: []byte(samplePTX), format: FormatPTX, kind: fatbin.KindPTX, arch: 80, version: [2]uint16{8, 4}},
 		{name: "ptx with arch suffix", data: []byte(".version 8.0\n.target sm_90a\n"), format: FormatPTX, kind: fatbin.KindPTX, arch: 90, version: [2]uint16{8, 0}, archName: "sm_90a"},
 		{name: "cubin sm_90a", data: fakeCubin(7, 0x5a0d5a, 256), format: FormatCubin, kind: fatbin.KindELF, arch: 90, version: [2]uint16{1, 7}, archName: "sm_90a"},
-		{name: "not cuda elf", data: func() []byte { b := fakeCubin(7, 0x50, 128); b[0x12] = 62; return b }(), errText: "not CUDA"},
-		{name: "32-bit elf", data: func() []byte { b := fakeCubin(7, 0x50, 128); b[4] = 1; return b }(), errText: "64-bit"},
-		{name: "no arch", data: fakeCubin(7, 0, 128), errText: "no architecture"},
+		{name: "not cuda elf", data: func() []byte { b := fakeCubin(7, 0x50, 256); b[0x12] = 62; return b }(), errText: "not CUDA"},
+		{name: "32-bit elf", data: func() []byte { b := fakeCubin(7, 0x50, 256); b[4] = 1; return b }(), errText: "64-bit"},
+		{name: "no arch", data: fakeCubin(7, 0, 256), errText: "no architecture"},
 		{name: "text", data: []byte("hello"), errText: "not a fatbin, cubin or PTX"},
 		{name: "ptx without target", data: []byte(".version 8.0\n"), errText: ".target"},
 		{name: "truncated fatbin", data: []byte{0x50, 0xed, 0x55, 0xba, 1, 0}, errText: "fatbin"},
@@ -156,7 +145,7 @@ func TestLinkDescribeExtract(t *testing.T) {
 func TestReadImageErrors(t *testing.T) {
 	dir := t.TempDir()
 	cubin := filepath.Join(dir, "k.cubin")
-	if err := os.WriteFile(cubin, fakeCubin(7, 0x50, 128), 0o644); err != nil {
+	if err := os.WriteFile(cubin, fakeCubin(7, 0x50, 256), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := ReadImage(cubin, 90); err == nil || !strings.Contains(err.Error(), "is a cubin for sm_80, not sm_90") {

@@ -29,7 +29,9 @@ func ObjectImages(o mlir.GPUObject) ([]fatbin.Entry, error) {
 	case mlir.ObjectFatbin:
 		var f *fatbin.File
 		if f, err = fatbin.Read(o.Data); err == nil {
-			return f.Entries, nil
+			if err = CheckEntries(f.Entries); err == nil {
+				return f.Entries, nil
+			}
 		}
 	case mlir.ObjectOffload:
 		err = fmt.Errorf("it holds LLVM bitcode (format offload), not a GPU image; serialise with format isa, bin or fatbin")

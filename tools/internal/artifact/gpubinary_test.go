@@ -35,9 +35,9 @@ func mlirEscape(b []byte) string {
 
 // Parse reads MLIR's serialised output as the images its objects hold, in text order.
 func TestParseMLIR(t *testing.T) {
-	cubin80, cubin90 := fakeCubin(7, 0x500550, 256), fakeCubin(7, 0x5a055a, 192)
+	cubin80, cubin90 := fakeCubin(7, 0x500550, 256), fakeCubin(7, 0x5a055a, 216)
 	fat, err := fatbin.Marshal([]fatbin.Entry{
-		{Kind: fatbin.KindELF, Arch: 75, Major: 1, Minor: 7, Payload: fakeCubin(7, 0x4b054b, 128)},
+		{Kind: fatbin.KindELF, Arch: 75, Major: 1, Minor: 7, Payload: fakeCubin(7, 0x4b054b, 208)},
 		{Kind: fatbin.KindPTX, Arch: 75, Major: 7, Minor: 0, Payload: []byte(".version 7.0\n.target sm_75\n"), Compression: fatbin.CompressionLZ4},
 	}, fatbin.WriteOptions{})
 	if err != nil {
@@ -73,7 +73,7 @@ func TestParseMLIR(t *testing.T) {
 		{"no gpu.binary", "module {\n  gpu.module @k {\n  }\n}\n", "without gpu.binary ops"},
 		{"offload", "gpu.binary @k [" + object("", "offload = ", []byte("BC\xc0\xde")) + "]", "line 1: gpu.binary @k object 0 (offload, sm_50): it holds LLVM bitcode"},
 		{"rocdl", `gpu.binary @k [#gpu.object<#rocdl.target<chip = "gfx90a">, bin = "x">]`, "is not a CUDA (#nvvm.target) target"},
-		{"bad cubin", "module {\n\n  gpu.binary @k [" + object(`chip = "sm_80"`, "bin = ", []byte("\x7fELF")) + "]\n}", "line 3: gpu.binary @k object 0 (bin, sm_80): not an ELF file"},
+		{"bad cubin", "module {\n\n  gpu.binary @k [" + object(`chip = "sm_80"`, "bin = ", []byte("\x7fELF")) + "]\n}", "line 3: gpu.binary @k object 0 (bin, sm_80): cubin: 4 bytes: shorter than an ELF header (64 bytes): the file is damaged"},
 		{"bad ptx", "gpu.binary @k [" + object(`chip = "sm_80"`, "assembly = ", []byte("hello")) + "]", "(isa, sm_80): no .version"},
 		{"bad fatbin", "gpu.binary @k [" + object(`chip = "sm_80"`, "", []byte("P\xed\x55\xba\x01")) + "]", "(fatbin, sm_80)"},
 		{"bad escape", "module {\n  gpu.binary @k [#gpu.object<#nvvm.target, bin = \"\\x\">]\n}", "line 2: unknown escape"},

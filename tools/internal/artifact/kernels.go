@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"debug/elf"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -34,6 +35,9 @@ func (a *Artifact) Kernels() ([]string, error) {
 				return nil, fmt.Errorf("image %d (%s cubin): %w", i, e.ArchName(), err)
 			}
 			syms, err := f.Symbols()
+			if errors.Is(err, elf.ErrNoSymbols) {
+				continue // a cubin without a symbol table defines no kernels
+			}
 			if err != nil {
 				return nil, fmt.Errorf("image %d (%s cubin): symbols: %w", i, e.ArchName(), err)
 			}

@@ -42,8 +42,12 @@ func runCheck(_ context.Context, env cmdline.Env, args []string) error {
 	}
 	var arts []*artifact.Artifact
 	for _, path := range files {
+		// Open reads every image whole: a file it refuses is never judged, let alone said to load.
 		a, err := artifact.Open(path)
 		if err != nil {
+			if artifact.SaysFix(err) {
+				return o.Wrap(err)
+			}
 			return o.Errorf("%w (the file is damaged or not a fatbin, cubin or PTX file: rebuild it)", err)
 		}
 		arts = append(arts, a)

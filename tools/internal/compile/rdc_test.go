@@ -246,7 +246,7 @@ func TestDeviceLink(t *testing.T) {
 			"Undefined reference to '_Z5twicef'", "command: " + tools.NVLink}},
 		{"linked already", []string{all[0], out}, []string{out + " is a cubin linked already (ELF type 2, not relocatable)"}},
 		{"another chip", []string{all[0], cubin("use_twice.cu", sm80)}, []string{"use_twice.sm_80.cubin is for sm_80, not sm_90: link the cubins of one chip together"}},
-		{"not a cubin", []string{filepath.Join(dir, "twice.cu")}, []string{"twice.cu: not an ELF file; a device link takes the relocatable cubins"}},
+		{"not a cubin", []string{filepath.Join(dir, "twice.cu")}, []string{"twice.cu: cubin: not an ELF file; a device link takes the relocatable cubins"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			outDir := t.TempDir()

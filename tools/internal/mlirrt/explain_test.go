@@ -1,23 +1,18 @@
 package mlirrt
 
 import (
-	"encoding/binary"
 	"strings"
 	"testing"
 
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
 	"github.com/rulesgpu/rules_gpu/tools/internal/artifact"
+	"github.com/rulesgpu/rules_gpu/tools/internal/artifact/artifacttest"
 )
 
-// fakeCubin is the ELF header of a cubin for sm_<arch> as CUDA 12 writes it (ELF ABI 7, the SM in
-// the low byte of e_flags): all that artifact reads to recognise one.
+// fakeCubin is a minimal cubin for sm_<arch> as CUDA 12 writes it (ELF ABI 7, the SM in the low
+// and third bytes of e_flags): all that artifact reads to recognise one.
 func fakeCubin(arch byte) []byte {
-	b := make([]byte, 0x40)
-	copy(b, "\x7fELF\x02\x01")
-	b[8] = 7
-	binary.LittleEndian.PutUint16(b[0x12:], 190)
-	binary.LittleEndian.PutUint32(b[0x30:], uint32(arch)<<16|uint32(arch))
-	return b
+	return artifacttest.Cubin(7, uint32(arch)<<16|uint32(arch), artifacttest.MinCubinSize)
 }
 
 func fakePTX(version, target string) []byte {
@@ -58,7 +53,7 @@ func TestLoadFailure(t *testing.T) {
 			want: []string{
 				"mgpuModuleLoad: cuModuleLoadData failed with CUDA_ERROR_NO_BINARY_FOR_GPU (no kernel image is available for execution on the device)\n",
 				"\n  GPU 0: NVIDIA H200, sm_90 (compute capability 9.0), driver CUDA 12.8\n",
-				"\n  the module: cubin of 64 bytes holding sm_80 cubin\n",
+				"\n  the module: cubin of 208 bytes holding sm_80 cubin\n",
 				"\n  why: ",
 				"\n  fix: add sm_90 to the chips",
 				"\n  with rules_gpu: add \"sm_90\" to the target's chips, or build it with format = \"fatbin\"",
