@@ -20,10 +20,7 @@ import (
 // split, llc), linked with the package's C archive. Both must print the same, every time (each
 // program runs several times, its regions on worker goroutines).
 func TestAsyncOracle(t *testing.T) {
-	goTool := testtool.Find(t, "GO", "go")
-	if mod, err := exec.Command(goTool, "env", "GOMOD").Output(); err != nil || !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
-		t.Skip("not run from the Go module (under Bazel, say): go build cannot build ./archive here")
-	}
+	goTool := goModule(t)
 	tools := compile.Tools{
 		MLIROpt:       testtool.Find(t, "MLIR_OPT", "mlir-opt-21"),
 		MLIRTranslate: testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21"),

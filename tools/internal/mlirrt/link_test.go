@@ -21,29 +21,14 @@ import (
 // links the two with clang into an executable. On a machine with an NVIDIA GPU (one listed under
 // /proc/driver/nvidia/gpus) it also runs the program and checks what it prints.
 func TestLink(t *testing.T) {
-	goTool := testtool.Find(t, "GO", "go")
-	if mod, err := exec.Command(goTool, "env", "GOMOD").Output(); err != nil || !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
-		t.Skip("not run from the Go module (under Bazel, say): go build cannot build ./archive here")
-	}
+	goTool := goModule(t)
 	opt := testtool.Find(t, "MLIR_OPT", "mlir-opt-21")
 	translate := testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21")
 	llc := testtool.Find(t, "LLC", "llc-21")
 	clang := testtool.Find(t, "CLANG", "clang-21")
-	if _, err := exec.LookPath("ptxas"); err != nil && os.Getenv("CUDA_ROOT") == "" {
-		t.Skip("no ptxas on PATH and no CUDA_ROOT: mlir-opt cannot build the device code")
-	}
+	needPtxas(t)
 	dir := t.TempDir()
-	run := func(name string, args ...string) []byte {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes())
-		}
-		return out
-	}
+	run := func(name string, args ...string) []byte { t.Helper(); return mustRun(t, name, args...) }
 
 	archive := filepath.Join(dir, "libmlirrt.a")
 	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./archive")
@@ -115,6 +100,39 @@ func TestLink(t *testing.T) {
 	}
 }
 
+// goModule returns the go tool, or skips the test where go build cannot build ./archive (the
+// package's C archive): when it does not run from the Go module (under Bazel, say).
+func goModule(t *testing.T) string {
+	t.Helper()
+	goTool := testtool.Find(t, "GO", "go")
+	if mod, err := exec.Command(goTool, "env", "GOMOD").Output(); err != nil || !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
+		t.Skip("not run from the Go module (under Bazel, say): go build cannot build ./archive here")
+	}
+	return goTool
+}
+
+// mustRun runs a tool and returns its standard output; a failure fails the test with the command
+// and what the tool printed on its standard error.
+func mustRun(t *testing.T, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return out
+}
+
+// needPtxas skips the test where mlir-opt cannot build device code: no ptxas on PATH, no CUDA_ROOT.
+func needPtxas(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("ptxas"); err != nil && os.Getenv("CUDA_ROOT") == "" {
+		t.Skip("no ptxas on PATH and no CUDA_ROOT: mlir-opt cannot build the device code")
+	}
+}
+
 // symbols returns the names of the undefined symbols of an ELF object, or the defined ones.
 func symbols(t *testing.T, path string, defined bool) map[string]bool {
 	t.Helper()
@@ -141,30 +159,15 @@ func symbols(t *testing.T, path string, defined bool) map[string]bool {
 // GPU pipeline, opt's coroutine split), every mlirAsyncRuntime*, mgpu* and print* symbol its object
 // needs is defined by the archive. On a machine with a GPU it also runs it.
 func TestLinkAsync(t *testing.T) {
-	goTool := testtool.Find(t, "GO", "go")
-	if mod, err := exec.Command(goTool, "env", "GOMOD").Output(); err != nil || !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
-		t.Skip("not run from the Go module (under Bazel, say): go build cannot build ./archive here")
-	}
+	goTool := goModule(t)
 	opt := testtool.Find(t, "MLIR_OPT", "mlir-opt-21")
 	translate := testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21")
 	llvmOpt := testtool.Find(t, "OPT", "opt-21")
 	llc := testtool.Find(t, "LLC", "llc-21")
 	clang := testtool.Find(t, "CLANG", "clang-21")
-	if _, err := exec.LookPath("ptxas"); err != nil && os.Getenv("CUDA_ROOT") == "" {
-		t.Skip("no ptxas on PATH and no CUDA_ROOT: mlir-opt cannot build the device code")
-	}
+	needPtxas(t)
 	dir := t.TempDir()
-	run := func(name string, args ...string) []byte {
-		t.Helper()
-		cmd := exec.Command(name, args...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes())
-		}
-		return out
-	}
+	run := func(name string, args ...string) []byte { t.Helper(); return mustRun(t, name, args...) }
 	archive := filepath.Join(dir, "libmlirrt.a")
 	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./archive")
 

@@ -106,26 +106,14 @@ func sparseLibraryMissing(lib string) string {
 // NVIDIA GPU it also runs examples/mlir/spmv.mlir and, where cuSPARSELt loads, examples/mlir/spmm_2to4.mlir,
 // and checks what they print against their CHECK lines.
 func TestSparseLink(t *testing.T) {
-	goTool := testtool.Find(t, "GO", "go")
-	if mod, err := exec.Command(goTool, "env", "GOMOD").Output(); err != nil || !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
-		t.Skip("not run from the Go module (under Bazel, say): go build cannot build ./archive here")
-	}
+	goTool := goModule(t)
 	opt := testtool.Find(t, "MLIR_OPT", "mlir-opt-21")
 	translate := testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21")
 	llc := testtool.Find(t, "LLC", "llc-21")
 	clang := testtool.Find(t, "CLANG", "clang-21")
-	if _, err := exec.LookPath("ptxas"); err != nil && os.Getenv("CUDA_ROOT") == "" {
-		t.Skip("no ptxas on PATH and no CUDA_ROOT: mlir-opt cannot build the device code")
-	}
+	needPtxas(t)
 	dir := t.TempDir()
-	run := func(name string, args ...string) []byte {
-		t.Helper()
-		out, err := exec.Command(name, args...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
-		}
-		return out
-	}
+	run := func(name string, args ...string) []byte { t.Helper(); return mustRun(t, name, args...) }
 	archive := filepath.Join(dir, "libmlirrt.a")
 	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./archive")
 	spmat, dnmat := sparseLtSizes()

@@ -18,10 +18,7 @@ type sparseOracleTools struct {
 }
 
 func findSparseOracleTools(t *testing.T, dir string) *sparseOracleTools {
-	goTool := testtool.Find(t, "GO", "go")
-	if mod, err := exec.Command(goTool, "env", "GOMOD").Output(); err != nil || !strings.HasSuffix(strings.TrimSpace(string(mod)), "go.mod") {
-		t.Skip("not run from the Go module (under Bazel, say): go build cannot build ./archive here")
-	}
+	goTool := goModule(t)
 	s := &sparseOracleTools{
 		opt:       testtool.Find(t, "MLIR_OPT", "mlir-opt-21"),
 		runner:    testtool.Find(t, "MLIR_RUNNER", "mlir-runner-21"),
