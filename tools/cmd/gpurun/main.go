@@ -23,6 +23,8 @@ import (
 	"sort"
 	"time"
 
+	// First of all: --version where no driver is (see there).
+	_ "github.com/rulesgpu/rules_gpu/tools/cmd/gpurun/versionfirst"
 	"github.com/rulesgpu/rules_gpu/tools/internal/cmdline"
 	"github.com/rulesgpu/rules_gpu/tools/internal/launch"
 )

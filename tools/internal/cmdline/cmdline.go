@@ -109,7 +109,7 @@ func IsVersion(args []string) bool {
 
 // PrintVersion prints "PROG VERSION", rules_gpu's module version, to w.
 func PrintVersion(w io.Writer, prog string) {
-	fmt.Fprintf(w, "%s %s\n", prog, version.Version)
+	fmt.Fprintln(w, version.Line(prog))
 }
 
 func (p Program) usage(w io.Writer) {

@@ -7,3 +7,6 @@ package version
 
 // Version is rules_gpu's module version.
 const Version = "0.1.0"
+
+// Line is what NAME --version prints, without the line break: "NAME VERSION".
+func Line(name string) string { return name + " " + Version }
