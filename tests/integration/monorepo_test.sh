@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # monorepo_test.sh — the generated GPU monorepo of issue 33 (tests/bench/genmonorepo) at 20 targets in
-# two packages, built by rules_gpu (gpu/...): every artifact its targets declare is built and not empty
-# (each gpu_module's fatbin, each cuda_library's objects, each gpu_binary program), and a second clean
-# build whose GPU and CUDA actions all run again (no-cache: the disk cache neither gives nor takes
-# them; the helper, Go, comes from it) gives the same bytes.
+# two packages, built by rules_gpu (gpu/...): every artifact its targets declare is built and not
+# empty (each gpu_module's fatbin and its cubin per chip, each cuda_library's archive and fatbin, each
+# gpu_binary program), and a second clean build whose GPU and CUDA actions all run again (no-cache:
+# the disk cache neither gives nor takes them; the helper, Go, comes from it) gives the same bytes.
 # tests/bench/monorepo.sh measures it against the baseline (base/...) at larger sizes.
 # A nested_bazel_test (tests/integration/BUILD.bazel); tests/integration/scenario.sh has the set-up.
 set -uo pipefail
@@ -26,6 +26,13 @@ scenario_monorepo() {
       grep -qx "bazel-out/[^/]*/bin/$want" <<<"$files" || missing="$missing $want"
     done
     for want in lib7 lib8; do grep -q "bazel-out/[^/]*/bin/gpu/$p/.*$want" <<<"$files" || missing="$missing $p:$want"; done
+  done
+  # And each module's cubin per chip, inside the fatbins (24 per package).
+  for p in p000 p001; do
+    for want in gpu/$p/k{1,2,3,4,5,6}.sm_{75,80,86,90}.cubin; do
+      [ -s "$ws/bazel-bin/$want" ] || missing="$missing $want"
+      files="$files bazel-bin/$want"
+    done
   done
   n=0
   for f in $files; do [ -s "$ws/$f" ] || missing="$missing $f(empty)"; n=$((n + 1)); done
