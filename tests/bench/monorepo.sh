@@ -68,6 +68,7 @@ for v in gpu base; do
   timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/edit-$v.json"; t_edit[$v]=$wall
   n_edit[$v]=$(spawns "$top/edit-$v.json")
   gen -add-chip p000:k4=sm_89
+  echo "// edited" >>"$ws/$v/p000/k4.cu"  # as the edit left it (genmonorepo wrote the source anew)
   timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/chip-$v.json"; t_chip[$v]=$wall
   n_chip[$v]=$(spawns "$top/chip-$v.json")
   nbazel shutdown >/dev/null 2>&1
