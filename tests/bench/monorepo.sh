@@ -13,6 +13,8 @@
 #   clean        `bazel clean`, then the build (rules_gpu's: its Go helper too), filling the disk cache
 #   heap         the server's retained heap after it (`bazel info used-heap-size-after-gc`)
 #   no-op        the same build again
+#   new seed     every kernel with new constants (genmonorepo -seed 1): every GPU action again, the
+#                helper already built; then the sources back, built outside the clock
 #   edit         one CUDA C++ source (p000/k4.cu) gets a comment; the build; its actions (execution log)
 #   add chip     sm_89 added to that target (genmonorepo -add-chip); the build; its actions
 #   2nd checkout the repository copied to another directory, another output root, the same disk
@@ -43,14 +45,14 @@ timed() {
   out=$(nbazel "$@" 2>&1) || { tail -30 <<<"$out"; echo "monorepo.sh: bazel $* failed" >&2; exit 1; }
   wall=$(secs $(($(now) - s)))
 }
-# spawns LOG: "N spawns: K RUNNER, ...; M MNEMONIC, ..." of an execution log.
+# spawns LOG: "N spawns (K RUNNER, ...; M MNEMONIC, ...)" of an execution log.
 spawns() {
   execlog runners "$1" | awk '{ n += $1; m[$NF] += $1; r = $2; for (i = 3; i < NF; i++) r = r " " $i; by[r] += $1 }
     END { s = ""; for (k in by) s = s (s ? ", " : "") by[k] " " k; t = ""; for (k in m) t = t (t ? ", " : "") m[k] " " k
-          printf "%d spawns: %s; %s", n, s, t }'
+          printf "%d spawns (%s; %s)", n, s, t }'
 }
 
-declare -A t_analysis t_clean heap t_noop t_edit n_edit t_chip n_chip t_second n_second
+declare -A t_seed t_analysis t_clean heap t_noop t_edit n_edit t_chip n_chip t_second n_second
 for v in gpu base; do
   root=$top/out-$v dc=$top/cache-$v
   rm -rf "$dc"
@@ -64,6 +66,11 @@ for v in gpu base; do
   timed build "${flags[@]}" "//$v/..."; t_clean[$v]=$wall
   heap[$v]=$(nbazel info used-heap-size-after-gc 2>/dev/null)
   timed build "${flags[@]}" "//$v/..."; t_noop[$v]=$wall
+  # Every GPU action again, the helper built: new constants in every kernel (-seed), then back.
+  gen -seed 1
+  timed build "${flags[@]}" "//$v/..."; t_seed[$v]=$wall
+  gen
+  nbazel build "${flags[@]}" "//$v/..." >/dev/null 2>&1
   echo "// edited" >>"$ws/$v/p000/k4.cu"
   timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/edit-$v.json"; t_edit[$v]=$wall
   n_edit[$v]=$(spawns "$top/edit-$v.json")
@@ -85,20 +92,21 @@ for v in gpu base; do
   ws=$first/tests/integration/monorepo
 done
 
-row() { echo "| $1 | $2 | $3 | $(ratio "$2" "$3") | $4 |"; }
+row() { echo "| $1 | $2 | $3 | $(ratio "$2" "$3") | ${4:+rules_gpu: $4; baseline: $5} |"; }
 mib() { sed 's/MB$//' <<<"$1"; }
 cat <<EOF
 Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); $(bazel --version); CUDA $(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p'); $(mlir-opt-21 --version | grep -m1 -o 'LLVM version [0-9.]*'). Load average (1, 5, 15 min) before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg).
 Repository: $size targets in $(((size + 9) / 10)) packages (tests/bench/genmonorepo -n $size), chips sm_75 sm_80 sm_86 sm_90; one run of each measurement.
 
-| measurement | rules_gpu (s) | baseline (s) | ratio | work: rules_gpu; baseline |
+| measurement | rules_gpu (s) | baseline (s) | ratio | work (execution log) |
 |---|---|---|---|---|
 $(row "analysis (fresh server, build --nobuild)" "${t_analysis[gpu]}" "${t_analysis[base]}" "")
 $(row "clean build (rules_gpu: its helper too)" "${t_clean[gpu]}" "${t_clean[base]}" "")
+$(row "every GPU action again (new constants: -seed 1)" "${t_seed[gpu]}" "${t_seed[base]}" "")
 $(row "no-op build" "${t_noop[gpu]}" "${t_noop[base]}" "")
-$(row "edit one source (p000/k4.cu)" "${t_edit[gpu]}" "${t_edit[base]}" "${n_edit[gpu]}; ${n_edit[base]}")
-$(row "add sm_89 to one target (p000:k4)" "${t_chip[gpu]}" "${t_chip[base]}" "${n_chip[gpu]}; ${n_chip[base]}")
-$(row "second checkout, warm disk cache" "${t_second[gpu]}" "${t_second[base]}" "${n_second[gpu]}; ${n_second[base]}")
+$(row "edit one source (p000/k4.cu)" "${t_edit[gpu]}" "${t_edit[base]}" "${n_edit[gpu]}" "${n_edit[base]}")
+$(row "add sm_89 to one target (p000:k4)" "${t_chip[gpu]}" "${t_chip[base]}" "${n_chip[gpu]}" "${n_chip[base]}")
+$(row "second checkout, warm disk cache" "${t_second[gpu]}" "${t_second[base]}" "${n_second[gpu]}" "${n_second[base]}")
 
 | retained heap after the clean build | rules_gpu | baseline | ratio |
 |---|---|---|---|
