@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# monorepo.sh SIZE — the generated GPU monorepo of issue 33: rules_gpu against the BUILD files a Bazel
+# user writes without it, on the same sources.
+#
+# tests/bench/genmonorepo writes SIZE targets in SIZE/10 packages into the user's repository
+# tests/integration/monorepo (in a snapshot of this checkout): gpu/ with rules_gpu (gpu_modules from
+# MLIR and CUDA C++, cuda_libraries, gpu_binary programs), base/ with genrules calling nvcc and
+# mlir-opt, both over src/'s shared header libraries, for sm_75, sm_80, sm_86, sm_90. Each variant
+# is built by its own nested Bazel (its own output root and disk cache, so nothing is shared), one
+# after the other, each measurement:
+#
+#   analysis     a fresh server (started outside the clock), `build --nobuild`: loading and analysis
+#   clean        `bazel clean`, then the build (rules_gpu's: its Go helper too), filling the disk cache
+#   heap         the server's retained heap after it (`bazel info used-heap-size-after-gc`)
+#   no-op        the same build again
+#   new seed     every kernel with new constants (genmonorepo -seed 1): every GPU action again, the
+#                helper already built; then the sources back, built outside the clock
+#   edit         one CUDA C++ source (p000/k4.cu) gets a comment; the build; its actions (execution log)
+#   add chip     sm_89 added to that target (genmonorepo -add-chip); the build; its actions
+#   2nd checkout the repository copied to another directory, another output root, the same disk
+#                cache; the build, timed, with its cache hits
+#
+# and prints one table, rules_gpu / baseline. A benchmark, not part of tests/test.sh. Runs inside the
+# build environment (docs/benchmarks.md):
+#   env/env.sh run tests/bench/monorepo.sh 200
+set -uo pipefail
+size=${1:?usage: monorepo.sh SIZE}
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/bench/stats.sh
+. "$here/stats.sh"
+# shellcheck source=tests/userrepo.sh
+. "$here/../userrepo.sh"
+top=${MONOREPO_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_monorepo}
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+user_checkout "$top/root" "$top/first" || exit 1
+first=$repo
+user_repo "$repo/tests/integration/monorepo" || exit 1
+gen() { (cd "$first" && go run ./tests/bench/genmonorepo -n "$size" -out "$first/tests/integration/monorepo" "$@") || exit 1; }
+gen
+
+# timed ARGS...: nbazel ARGS, its wall time in seconds in $wall; exits on failure.
+timed() {
+  local s out
+  s=$(now)
+  out=$(nbazel "$@" 2>&1) || { tail -30 <<<"$out"; echo "monorepo.sh: bazel $* failed" >&2; exit 1; }
+  wall=$(secs $(($(now) - s)))
+}
+# spawns LOG: "N spawns (K RUNNER, ...; M MNEMONIC, ...)" of an execution log.
+spawns() {
+  execlog runners "$1" | awk '{ n += $1; m[$NF] += $1; r = $2; for (i = 3; i < NF; i++) r = r " " $i; by[r] += $1 }
+    END { s = ""; for (k in by) s = s (s ? ", " : "") by[k] " " k; t = ""; for (k in m) t = t (t ? ", " : "") m[k] " " k
+          printf "%d spawns (%s; %s)", n, s, t }'
+}
+
+declare -A t_seed t_analysis t_clean heap t_noop t_edit n_edit t_chip n_chip t_second n_second
+for v in gpu base; do
+  root=$top/out-$v dc=$top/cache-$v
+  rm -rf "$dc"
+  gen  # the sources and BUILD files as generated: no edit, no added chip
+  flags=(--disk_cache="$dc" --remote_download_outputs=all)
+  nbazel shutdown >/dev/null 2>&1
+  nbazel build --nobuild "//$v/..." >/dev/null 2>&1  # fetches the external repositories once
+  nbazel shutdown >/dev/null 2>&1; nbazel version >/dev/null 2>&1
+  timed build --nobuild "//$v/..."; t_analysis[$v]=$wall
+  nbazel clean >/dev/null 2>&1
+  timed build "${flags[@]}" "//$v/..."; t_clean[$v]=$wall
+  heap[$v]=$(nbazel info used-heap-size-after-gc 2>/dev/null)
+  timed build "${flags[@]}" "//$v/..."; t_noop[$v]=$wall
+  # Every GPU action again, the helper built: new constants in every kernel (-seed), then back.
+  gen -seed 1
+  timed build "${flags[@]}" "//$v/..."; t_seed[$v]=$wall
+  gen
+  nbazel build "${flags[@]}" "//$v/..." >/dev/null 2>&1
+  echo "// edited" >>"$ws/$v/p000/k4.cu"
+  timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/edit-$v.json"; t_edit[$v]=$wall
+  n_edit[$v]=$(spawns "$top/edit-$v.json")
+  gen -add-chip p000:k4=sm_89
+  echo "// edited" >>"$ws/$v/p000/k4.cu"  # as the edit left it (genmonorepo wrote the source anew)
+  timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/chip-$v.json"; t_chip[$v]=$wall
+  n_chip[$v]=$(spawns "$top/chip-$v.json")
+  nbazel shutdown >/dev/null 2>&1
+  # The second checkout: the same files (as the first has them now) in another directory, another
+  # output root; only the disk cache is shared.
+  rm -rf "$top/second"; mkdir -p "$top/second"
+  (cd "$first" && tar --exclude='./tests/integration/monorepo/bazel-*' -cf - .) | tar -C "$top/second" -xf -
+  ws=$top/second/tests/integration/monorepo root=$top/second-out-$v
+  rm -rf "$root"
+  nbazel build --nobuild "//$v/..." >/dev/null 2>&1  # its external repositories, outside the clock
+  timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/second-$v.json"; t_second[$v]=$wall
+  n_second[$v]=$(spawns "$top/second-$v.json")
+  nbazel shutdown >/dev/null 2>&1
+  ws=$first/tests/integration/monorepo
+done
+
+row() { echo "| $1 | $2 | $3 | $(ratio "$2" "$3") | ${4:+rules_gpu: $4; baseline: $5} |"; }
+mib() { sed 's/MB$//' <<<"$1"; }
+cat <<EOF
+Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); $(bazel --version); CUDA $(ptxas --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p'); $(mlir-opt-21 --version | grep -m1 -o 'LLVM version [0-9.]*'). Load average (1, 5, 15 min) before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg).
+Repository: $size targets in $(((size + 9) / 10)) packages (tests/bench/genmonorepo -n $size), chips sm_75 sm_80 sm_86 sm_90; one run of each measurement.
+
+| measurement | rules_gpu (s) | baseline (s) | ratio | work (execution log) |
+|---|---|---|---|---|
+$(row "analysis (fresh server, build --nobuild)" "${t_analysis[gpu]}" "${t_analysis[base]}" "")
+$(row "clean build (rules_gpu: its helper too)" "${t_clean[gpu]}" "${t_clean[base]}" "")
+$(row "every GPU action again (new constants: -seed 1)" "${t_seed[gpu]}" "${t_seed[base]}" "")
+$(row "no-op build" "${t_noop[gpu]}" "${t_noop[base]}" "")
+$(row "edit one source (p000/k4.cu)" "${t_edit[gpu]}" "${t_edit[base]}" "${n_edit[gpu]}" "${n_edit[base]}")
+$(row "add sm_89 to one target (p000:k4)" "${t_chip[gpu]}" "${t_chip[base]}" "${n_chip[gpu]}" "${n_chip[base]}")
+$(row "second checkout, warm disk cache" "${t_second[gpu]}" "${t_second[base]}" "${n_second[gpu]}" "${n_second[base]}")
+
+| retained heap after the clean build | rules_gpu | baseline | ratio |
+|---|---|---|---|
+| bazel info used-heap-size-after-gc | ${heap[gpu]} | ${heap[base]} | $(ratio "$(mib "${heap[gpu]}")" "$(mib "${heap[base]}")") |
+EOF
