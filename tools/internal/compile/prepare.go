@@ -68,10 +68,10 @@ func (t Tools) Prepare(ctx context.Context, target, src string, passes []string,
 	}
 
 	prepared := filepath.Join(tmp, "prepared.mlir")
-	cmd := append(append([]string{t.MLIROpt}, passes...), src, "-o", prepared)
+	cmd := append([]string{t.MLIROpt}, passes...)
 	if first != "" {
 		tree := filepath.Join(tmp, "before")
-		cmd = append(append([]string{t.MLIROpt}, passes...), "--mlir-print-ir-before="+first, "--mlir-print-ir-tree-dir="+tree, src, "-o", os.DevNull)
+		cmd = append(cmd, "--mlir-print-ir-before="+first, "--mlir-print-ir-tree-dir="+tree, src, "-o", os.DevNull)
 		printed, err := job.run(ctx, prepareStage, cmd...)
 		dumps, _ := filepath.Glob(filepath.Join(tree, "*", "*_"+first+".mlir"))
 		if len(dumps) == 0 {
@@ -82,8 +82,11 @@ func (t Tools) Prepare(ctx context.Context, target, src string, passes []string,
 		}
 		slices.Sort(dumps)
 		prepared = dumps[0]
-	} else if err := job.exec(ctx, prepareStage, cmd...); err != nil {
-		return err
+	} else {
+		cmd = append(cmd, src, "-o", prepared)
+		if err := job.exec(ctx, prepareStage, cmd...); err != nil {
+			return err
+		}
 	}
 	data, err := os.ReadFile(prepared)
 	if err != nil {

@@ -46,8 +46,7 @@ func TestAsyncOracle(t *testing.T) {
 		}
 		return out
 	}
-	archive := filepath.Join(dir, "libmlirrt.a")
-	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./archive")
+	archive := cArchive(t, goTool, dir)
 
 	progs, err := filepath.Glob("testdata/async/*.mlir")
 	if err != nil || len(progs) == 0 {

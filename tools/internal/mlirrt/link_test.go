@@ -30,8 +30,7 @@ func TestLink(t *testing.T) {
 	dir := t.TempDir()
 	run := func(name string, args ...string) []byte { t.Helper(); return mustRun(t, name, args...) }
 
-	archive := filepath.Join(dir, "libmlirrt.a")
-	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./archive")
+	archive := cArchive(t, goTool, dir)
 
 	const meta = `Unranked Memref base@ = 0x[0-9a-f]+ rank = 1 offset = 0 sizes = \[4\] strides = \[1\]`
 	programs := []struct {
@@ -111,6 +110,15 @@ func goModule(t *testing.T) string {
 	return goTool
 }
 
+// cArchive builds the package's C archive (./archive, the cuda tag) into dir with goTool and
+// returns its path.
+func cArchive(t *testing.T, goTool, dir string) string {
+	t.Helper()
+	archive := filepath.Join(dir, "libmlirrt.a")
+	mustRun(t, goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./archive")
+	return archive
+}
+
 // mustRun runs a tool and returns its standard output; a failure fails the test with the command
 // and what the tool printed on its standard error.
 func mustRun(t *testing.T, name string, args ...string) []byte {
@@ -168,8 +176,7 @@ func TestLinkAsync(t *testing.T) {
 	needPtxas(t)
 	dir := t.TempDir()
 	run := func(name string, args ...string) []byte { t.Helper(); return mustRun(t, name, args...) }
-	archive := filepath.Join(dir, "libmlirrt.a")
-	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./archive")
+	archive := cArchive(t, goTool, dir)
 
 	base := filepath.Join(dir, "async_execute")
 	// As rules_gpu does, the modules become gpu.binary ops before the host code is lowered (the

@@ -114,8 +114,7 @@ func TestSparseLink(t *testing.T) {
 	needPtxas(t)
 	dir := t.TempDir()
 	run := func(name string, args ...string) []byte { t.Helper(); return mustRun(t, name, args...) }
-	archive := filepath.Join(dir, "libmlirrt.a")
-	run(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", archive, "./archive")
+	archive := cArchive(t, goTool, dir)
 	spmat, dnmat := sparseLtSizes()
 
 	programs := []struct {

@@ -29,40 +29,24 @@ func findSparseOracleTools(t *testing.T, dir string) *sparseOracleTools {
 			testtool.Find(t, "MLIR_C_RUNNER_UTILS", llvmLib+"libmlir_c_runner_utils.so.21.1"),
 			testtool.Find(t, "MLIR_RUNNER_UTILS", llvmLib+"libmlir_runner_utils.so.21.1"),
 		},
-		archive: filepath.Join(dir, "libmlirrt.a"),
-	}
-	if out, err := exec.Command(goTool, "build", "-tags", "cuda", "-buildmode=c-archive", "-o", s.archive, "./archive").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./archive: %v\n%s", err, out)
+		archive: cArchive(t, goTool, dir),
 	}
 	return s
-}
-
-// run runs a tool, failing the test on an error, and returns its stdout.
-func runTool(t *testing.T, name string, args ...string) []byte {
-	t.Helper()
-	cmd := exec.Command(name, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes())
-	}
-	return out
 }
 
 // lower runs the sparsifier with the runtime library on src, CPU only, and returns the lowered
 // program's path.
 func (s *sparseOracleTools) lower(t *testing.T, src, base string) string {
 	out := base + ".llvm.mlir"
-	runTool(t, s.opt, src, "--sparsifier=enable-runtime-library=true", "-o", out)
+	mustRun(t, s.opt, src, "--sparsifier=enable-runtime-library=true", "-o", out)
 	return out
 }
 
 // link builds the lowered program as rules_gpu links an MLIR program: an object, and the C archive.
 func (s *sparseOracleTools) link(t *testing.T, lowered, base string) string {
-	runTool(t, s.translate, "--mlir-to-llvmir", lowered, "-o", base+".ll")
-	runTool(t, s.llc, "-filetype=obj", "-relocation-model=pic", base+".ll", "-o", base+".o")
-	runTool(t, s.clang, base+".o", s.archive, "-lcuda", "-lpthread", "-ldl", "-lm", "-o", base)
+	mustRun(t, s.translate, "--mlir-to-llvmir", lowered, "-o", base+".ll")
+	mustRun(t, s.llc, "-filetype=obj", "-relocation-model=pic", base+".ll", "-o", base+".o")
+	mustRun(t, s.clang, base+".o", s.archive, "-lcuda", "-lpthread", "-ldl", "-lm", "-o", base)
 	return base
 }
 
@@ -82,8 +66,8 @@ func TestSparseOracle(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			base := filepath.Join(dir, name)
 			lowered := s.lower(t, src, base)
-			want := runTool(t, s.runner, lowered, "-e", "main", "-entry-point-result=void", "-shared-libs="+strings.Join(s.libs, ","))
-			got := runTool(t, s.link(t, lowered, base))
+			want := mustRun(t, s.runner, lowered, "-e", "main", "-entry-point-result=void", "-shared-libs="+strings.Join(s.libs, ","))
+			got := mustRun(t, s.link(t, lowered, base))
 			if len(want) == 0 {
 				t.Fatal("upstream's run printed nothing")
 			}
