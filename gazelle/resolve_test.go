@@ -6,6 +6,8 @@ import (
 
 	"github.com/bazelbuild/bazel-gazelle/config"
 	"github.com/bazelbuild/bazel-gazelle/rule"
+
+	"github.com/rulesgpu/rules_gpu/tools/cudalib"
 )
 
 // Imports: the paths an #include may name each header of a cc_library, cuda_library or cuda_objects by.
@@ -70,6 +72,21 @@ func TestTargetName(t *testing.T) {
 	} {
 		if got := targetName(in); got != want {
 			t.Errorf("targetName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// The toolkit's own headers are listed here only where package cudalib does not resolve them to a
+// library: a header is a library's in one place.
+func TestToolkitHeadersNotLibraries(t *testing.T) {
+	for h := range toolkitHeaders {
+		if lib, ok := cudalib.ForInclude(h); ok {
+			t.Errorf("toolkitHeaders lists %s, which cudalib resolves to the library %s: remove it from the list", h, lib.Name)
+		}
+	}
+	for d := range systemDirs {
+		if lib, ok := cudalib.ForInclude(d + "/x.h"); ok {
+			t.Errorf("systemDirs lists %s/, which cudalib resolves to the library %s: remove it from the list", d, lib.Name)
 		}
 	}
 }

@@ -133,23 +133,20 @@ env/env.sh run bash -c '
   bazel build //examples/mlir:seed_bin >/dev/null 2>&1 || bazel build //examples/mlir:seed_bin
   cp -L bazel-bin/examples/mlir/seed_bin "$1/"
   go build -tags cuda -buildmode=c-archive -o "$1/own/libmlirrt.a" ./tools/internal/mlirrt/archive
+  # Each program'"'"'s passes and chips, from its target (the sparsifier given sm_90 and no PTX
+  # features of its own, as the chips here decide).
+  bazel query --output=build "kind(gpu_binary, //examples/mlir:all)" 2>/dev/null | python3 tests/gpu/program_flags.py "$1/own"
   for src in examples/mlir/*.mlir; do
     k=$(basename "$src" .mlir)
     # A program whose target has passes runs them first, as MLIR'"'"'s own tests do: the sparsifier
     # with its own GPU target and serialization (upstream'"'"'s sparse GPU tests), for sm_90 here.
     # The sm_90a programs are built for sm_90a with the PTX ISA it needs. async_execute has no
     # reference: its coroutines need the split that only mlir-runner'"'"'s JIT pipeline does.
-    sparsifier="gpu-triple=nvptx64-nvidia-cuda gpu-chip=sm_90 gpu-format=fatbin"
-    target="cubin-chip=sm_90"
-    case $k in
-      linalg) first=(--convert-linalg-to-parallel-loops --gpu-map-parallel-loops --convert-parallel-loops-to-gpu --lower-affine --canonicalize) ;;
-      sparse_codegen) first=("--sparsifier=enable-runtime-library=false parallelization-strategy=dense-outer-loop $sparsifier") ;;
-      sparse_rt) first=("--sparsifier=enable-runtime-library=true parallelization-strategy=dense-outer-loop $sparsifier") ;;
-      sparse_lib) first=("--sparsifier=enable-runtime-library=true enable-gpu-libgen $sparsifier") ;;
-      tma_load | wgmma) first=() target="cubin-chip=sm_90a cubin-features=+ptx80" ;;
-      async_execute) continue ;;
-      *) first=() ;;
-    esac
+    [ "$k" = async_execute ] && continue
+    first=() target="cubin-chip=sm_90"
+    mapfile -t first <"$1/own/$k.passes"
+    [[ " $(cat "$1/own/$k.chips") " == *" sm_90a "* ]] && target="cubin-chip=sm_90a cubin-features=+ptx80"
+    rm -f "$1/own/$k.passes" "$1/own/$k.chips"
     in=$src
     if [ ${#first[@]} -gt 0 ]; then
       CUDA_ROOT=/usr/lib/cuda mlir-opt-21 "${first[@]}" "$src" -o "$1/own/$k.first.mlir"

@@ -10,7 +10,6 @@ import (
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/compile"
 	"github.com/rulesgpu/rules_gpu/tools/internal/host"
-	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 // TestAsyncOracle runs the CPU-only async programs of testdata/async twice: lowered with
@@ -21,19 +20,9 @@ import (
 // program runs several times, its regions on worker goroutines).
 func TestAsyncOracle(t *testing.T) {
 	goTool := goModule(t)
-	tools := compile.Tools{
-		MLIROpt:       testtool.Find(t, "MLIR_OPT", "mlir-opt-21"),
-		MLIRTranslate: testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21"),
-		Llc:           testtool.Find(t, "LLC", "llc-21"),
-		Opt:           testtool.Find(t, "OPT", "opt-21"),
-	}
-	runner := testtool.Find(t, "MLIR_RUNNER", "mlir-runner-21")
-	clang := testtool.Find(t, "CLANG", "clang-21")
-	libs := []string{
-		testtool.Find(t, "MLIR_ASYNC_RUNTIME", llvmLib+"libmlir_async_runtime.so.21.1"),
-		testtool.Find(t, "MLIR_RUNNER_UTILS", llvmLib+"libmlir_runner_utils.so.21.1"),
-		testtool.Find(t, "MLIR_C_RUNNER_UTILS", llvmLib+"libmlir_c_runner_utils.so.21.1"),
-	}
+	l := findLLVM(t)
+	tools := compile.Tools{MLIROpt: l.mlirOpt, MLIRTranslate: l.translate, Llc: l.llc, Opt: l.opt}
+	libs := runnerLibs(t, "mlir_async_runtime", "mlir_runner_utils", "mlir_c_runner_utils")
 	dir := t.TempDir()
 	run := func(name string, args ...string) []byte {
 		t.Helper()
@@ -58,13 +47,13 @@ func TestAsyncOracle(t *testing.T) {
 			base := filepath.Join(dir, name)
 			run(tools.MLIROpt, host.AsyncPipeline, src, "-o", base+".async.mlir")
 			run(tools.MLIROpt, host.HostPipeline, base+".async.mlir", "-o", base+".llvm.mlir")
-			want := run(runner, base+".llvm.mlir", "-O0", "-e", "main", "-entry-point-result=void", "-shared-libs="+strings.Join(libs, ","))
+			want := run(l.runner, base+".llvm.mlir", "-O0", "-e", "main", "-entry-point-result=void", "-shared-libs="+strings.Join(libs, ","))
 			want = oracleBase.ReplaceAll(want, []byte("base@ = B "))
 
 			if err := host.MLIR(context.Background(), tools, host.MLIRJob{Target: name, Src: src, Binaries: map[string][]byte{}, Chip: "sm_80", O: 2, Out: base + ".o"}); err != nil {
 				t.Fatal(err)
 			}
-			run(clang, base+".o", archive, "-lcuda", "-lpthread", "-ldl", "-o", base)
+			l.linkObject(t, base+".o", archive, base)
 			for i := range 8 {
 				got := oracleBase.ReplaceAll(run(base), []byte("base@ = B "))
 				if !bytes.Equal(got, want) {

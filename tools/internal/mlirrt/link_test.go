@@ -22,14 +22,9 @@ import (
 // /proc/driver/nvidia/gpus) it also runs the program and checks what it prints.
 func TestLink(t *testing.T) {
 	goTool := goModule(t)
-	opt := testtool.Find(t, "MLIR_OPT", "mlir-opt-21")
-	translate := testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21")
-	llc := testtool.Find(t, "LLC", "llc-21")
-	clang := testtool.Find(t, "CLANG", "clang-21")
+	l := findLLVM(t)
 	needPtxas(t)
 	dir := t.TempDir()
-	run := func(name string, args ...string) []byte { t.Helper(); return mustRun(t, name, args...) }
-
 	archive := cArchive(t, goTool, dir)
 
 	const meta = `Unranked Memref base@ = 0x[0-9a-f]+ rank = 1 offset = 0 sizes = \[4\] strides = \[1\]`
@@ -54,10 +49,8 @@ func TestLink(t *testing.T) {
 				if chip == "" {
 					chip = "sm_90"
 				}
-				run(opt, "testdata/"+p.name+".mlir", `--gpu-lower-to-nvvm-pipeline=cubin-chip=`+chip+` cubin-format=`+format, "-o", base+".mlir")
-				run(translate, "--mlir-to-llvmir", base+".mlir", "-o", base+".ll")
-				run(llc, "-filetype=obj", "-relocation-model=pic", base+".ll", "-o", base+".o")
-				run(clang, base+".o", archive, "-lcuda", "-lpthread", "-ldl", "-o", base)
+				mustRun(t, l.mlirOpt, "testdata/"+p.name+".mlir", `--gpu-lower-to-nvvm-pipeline=cubin-chip=`+chip+` cubin-format=`+format, "-o", base+".mlir")
+				l.link(t, base+".mlir", archive, base)
 
 				// Every runtime symbol the object needs is defined in the program, by the archive.
 				needs := symbols(t, base+".o", false)
@@ -168,11 +161,7 @@ func symbols(t *testing.T, path string, defined bool) map[string]bool {
 // needs is defined by the archive. On a machine with a GPU it also runs it.
 func TestLinkAsync(t *testing.T) {
 	goTool := goModule(t)
-	opt := testtool.Find(t, "MLIR_OPT", "mlir-opt-21")
-	translate := testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21")
-	llvmOpt := testtool.Find(t, "OPT", "opt-21")
-	llc := testtool.Find(t, "LLC", "llc-21")
-	clang := testtool.Find(t, "CLANG", "clang-21")
+	l := findLLVM(t)
 	needPtxas(t)
 	dir := t.TempDir()
 	run := func(name string, args ...string) []byte { t.Helper(); return mustRun(t, name, args...) }
@@ -181,14 +170,14 @@ func TestLinkAsync(t *testing.T) {
 	base := filepath.Join(dir, "async_execute")
 	// As rules_gpu does, the modules become gpu.binary ops before the host code is lowered (the
 	// async lowering checks a kernel launch's operands against its gpu.func).
-	run(opt, "../../../examples/mlir/async_execute.mlir", "--pass-pipeline=builtin.module(gpu-kernel-outlining,nvvm-attach-target{chip=sm_90},"+
+	run(l.mlirOpt, "../../../examples/mlir/async_execute.mlir", "--pass-pipeline=builtin.module(gpu-kernel-outlining,nvvm-attach-target{chip=sm_90},"+
 		"gpu.module(convert-gpu-to-nvvm,reconcile-unrealized-casts),gpu-module-to-binary)", "-o", base+".binary.mlir")
-	run(opt, base+".binary.mlir", host.AsyncPipeline, "-o", base+".async.mlir")
-	run(opt, base+".async.mlir", host.HostPipeline, "-o", base+".mlir")
-	run(translate, "--mlir-to-llvmir", base+".mlir", "-o", base+".ll")
-	run(llvmOpt, host.CoroPasses, base+".ll", "-o", base+".bc")
-	run(llc, "-filetype=obj", "-relocation-model=pic", base+".bc", "-o", base+".o")
-	run(clang, base+".o", archive, "-lcuda", "-lpthread", "-ldl", "-o", base)
+	run(l.mlirOpt, base+".binary.mlir", host.AsyncPipeline, "-o", base+".async.mlir")
+	run(l.mlirOpt, base+".async.mlir", host.HostPipeline, "-o", base+".mlir")
+	run(l.translate, "--mlir-to-llvmir", base+".mlir", "-o", base+".ll")
+	run(l.opt, host.CoroPasses, base+".ll", "-o", base+".bc")
+	run(l.llc, "-filetype=obj", "-relocation-model=pic", base+".bc", "-o", base+".o")
+	l.linkObject(t, base+".o", archive, base)
 
 	needs := symbols(t, base+".o", false)
 	has := symbols(t, base, true)

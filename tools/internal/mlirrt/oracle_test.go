@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 // The oracle test runs printCases, and the scalar printers, through upstream's own libraries:
@@ -163,13 +161,9 @@ func oracleProgram(t *testing.T, cases []printCase) (string, []string) {
 var oracleBase = regexp.MustCompile(`base@ = (0x[0-9a-f]+|0) `)
 
 func TestOracle(t *testing.T) {
-	opt := testtool.Find(t, "MLIR_OPT", "mlir-opt-21")
-	runner := testtool.Find(t, "MLIR_RUNNER", "mlir-runner-21")
-	libs := []string{
-		testtool.Find(t, "MLIR_RUNNER_UTILS", llvmLib+"libmlir_runner_utils.so.21.1"),
-		testtool.Find(t, "MLIR_C_RUNNER_UTILS", llvmLib+"libmlir_c_runner_utils.so.21.1"),
-		testtool.Find(t, "MLIR_FLOAT16_UTILS", llvmLib+"libmlir_float16_utils.so.21.1"),
-	}
+	l := findLLVM(t)
+	opt, runner := l.mlirOpt, l.runner
+	libs := runnerLibs(t, "mlir_runner_utils", "mlir_c_runner_utils", "mlir_float16_utils")
 	prog, want := oracleProgram(t, printCases)
 	dir := t.TempDir()
 	src, lowered := filepath.Join(dir, "oracle.mlir"), filepath.Join(dir, "oracle.llvm.mlir")

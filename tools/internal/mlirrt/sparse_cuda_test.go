@@ -107,13 +107,9 @@ func sparseLibraryMissing(lib string) string {
 // and checks what they print against their CHECK lines.
 func TestSparseLink(t *testing.T) {
 	goTool := goModule(t)
-	opt := testtool.Find(t, "MLIR_OPT", "mlir-opt-21")
-	translate := testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21")
-	llc := testtool.Find(t, "LLC", "llc-21")
-	clang := testtool.Find(t, "CLANG", "clang-21")
+	l := findLLVM(t)
 	needPtxas(t)
 	dir := t.TempDir()
-	run := func(name string, args ...string) []byte { t.Helper(); return mustRun(t, name, args...) }
 	archive := cArchive(t, goTool, dir)
 	spmat, dnmat := sparseLtSizes()
 
@@ -133,10 +129,8 @@ func TestSparseLink(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(p.src), ".mlir")
 		t.Run(name, func(t *testing.T) {
 			base := filepath.Join(dir, name)
-			run(opt, p.src, "--gpu-lower-to-nvvm-pipeline=cubin-chip=sm_90 cubin-format=fatbin", "-o", base+".mlir")
-			run(translate, "--mlir-to-llvmir", base+".mlir", "-o", base+".ll")
-			run(llc, "-filetype=obj", "-relocation-model=pic", base+".ll", "-o", base+".o")
-			run(clang, base+".o", archive, "-lcuda", "-lpthread", "-ldl", "-o", base)
+			mustRun(t, l.mlirOpt, p.src, "--gpu-lower-to-nvvm-pipeline=cubin-chip=sm_90 cubin-format=fatbin", "-o", base+".mlir")
+			l.link(t, base+".mlir", archive, base)
 
 			needs, has := symbols(t, base+".o", false), symbols(t, base, true)
 			for sym := range needs {

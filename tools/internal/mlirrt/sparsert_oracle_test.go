@@ -10,44 +10,29 @@ import (
 	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
-// sparseOracleTools finds what TestSparseOracle and TestSparseRuntimeError need, skipping the test
-// without them, and builds the C archive of the package (./archive, with the cuda tag) into dir.
+// sparseOracleTools is what TestSparseOracle and TestSparseRuntimeError need: the tools, mlir-runner's
+// libraries and the package's C archive (./archive, with the cuda tag) built into dir.
 type sparseOracleTools struct {
-	opt, runner, translate, llc, clang, archive string
-	libs                                        []string
+	llvmTools
+	archive string
+	libs    []string
 }
 
 func findSparseOracleTools(t *testing.T, dir string) *sparseOracleTools {
 	goTool := goModule(t)
-	s := &sparseOracleTools{
-		opt:       testtool.Find(t, "MLIR_OPT", "mlir-opt-21"),
-		runner:    testtool.Find(t, "MLIR_RUNNER", "mlir-runner-21"),
-		translate: testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21"),
-		llc:       testtool.Find(t, "LLC", "llc-21"),
-		clang:     testtool.Find(t, "CLANG", "clang-21"),
-		libs: []string{
-			testtool.Find(t, "MLIR_C_RUNNER_UTILS", llvmLib+"libmlir_c_runner_utils.so.21.1"),
-			testtool.Find(t, "MLIR_RUNNER_UTILS", llvmLib+"libmlir_runner_utils.so.21.1"),
-		},
-		archive: cArchive(t, goTool, dir),
+	return &sparseOracleTools{
+		llvmTools: findLLVM(t),
+		libs:      runnerLibs(t, "mlir_c_runner_utils", "mlir_runner_utils"),
+		archive:   cArchive(t, goTool, dir),
 	}
-	return s
 }
 
 // lower runs the sparsifier with the runtime library on src, CPU only, and returns the lowered
 // program's path.
 func (s *sparseOracleTools) lower(t *testing.T, src, base string) string {
 	out := base + ".llvm.mlir"
-	mustRun(t, s.opt, src, "--sparsifier=enable-runtime-library=true", "-o", out)
+	mustRun(t, s.mlirOpt, src, "--sparsifier=enable-runtime-library=true", "-o", out)
 	return out
-}
-
-// link builds the lowered program as rules_gpu links an MLIR program: an object, and the C archive.
-func (s *sparseOracleTools) link(t *testing.T, lowered, base string) string {
-	mustRun(t, s.translate, "--mlir-to-llvmir", lowered, "-o", base+".ll")
-	mustRun(t, s.llc, "-filetype=obj", "-relocation-model=pic", base+".ll", "-o", base+".o")
-	mustRun(t, s.clang, base+".o", s.archive, "-lcuda", "-lpthread", "-ldl", "-lm", "-o", base)
-	return base
 }
 
 // TestSparseOracle runs testdata/sparse's programs, lowered by the sparsifier with its runtime
@@ -67,7 +52,7 @@ func TestSparseOracle(t *testing.T) {
 			base := filepath.Join(dir, name)
 			lowered := s.lower(t, src, base)
 			want := mustRun(t, s.runner, lowered, "-e", "main", "-entry-point-result=void", "-shared-libs="+strings.Join(s.libs, ","))
-			got := mustRun(t, s.link(t, lowered, base))
+			got := mustRun(t, s.link(t, lowered, s.archive, base))
 			if len(want) == 0 {
 				t.Fatal("upstream's run printed nothing")
 			}
@@ -93,7 +78,7 @@ func.func @main() {
 }
 `)
 	base := filepath.Join(dir, "overflow")
-	cmd := exec.Command(s.link(t, s.lower(t, src, base), base))
+	cmd := exec.Command(s.link(t, s.lower(t, src, base), s.archive, base))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()
