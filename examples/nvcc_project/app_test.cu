@@ -24,7 +24,7 @@ static void report(bool ok, const char *what, const char *detail) {
 int main() {
   const int n = 1 << 20;
   std::vector<float> x(n);
-  for (int i = 0; i < n; i++) x[i] = float((i * 7919) % 2001 - 1000) / 100.0f;
+  for (int i = 0; i < n; i++) x[i] = float(int(static_cast<long long>(i) * 7919 % 2001) - 1000) / 100.0f;
   x[3] = 0.0f / 0.0f;
   x[n / 2] = 1.0f / 0.0f;
   x[n - 1] = -1.0f / 0.0f;

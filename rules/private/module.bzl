@@ -215,13 +215,16 @@ def module_settings(ctx, gctx, *, srcs, format, rdc, module = "", no_kernel_ok =
     elif ctx.attr._lineinfo[BuildSettingInfo].value:
         debug = "lines"
     ptx = [] if nvcc_rdc else list(ptx) or [lowest_chip(chips)]
+    all_chips = list(chips) + [c for c in ptx if c not in chips]
     return struct(
         chips = list(chips),
         ptx = ptx,
-        all_chips = list(chips) + [c for c in ptx if c not in chips],
+        all_chips = all_chips,
         opts = struct(
             debug = debug,
             compiler = compiler if has_cu else None,
+            # nvcc: every compile of a source defines the __CUDA_ARCH_LIST__ of all its chips.
+            arch_list = all_chips if has_cu and compiler == "nvcc" else [],
             cuda = cuda_compilation(ctx) if has_cu else None,
             # A precompiled header holds the target features it was made with: none for another ISA.
             pch = ctx.attr._pch[GpuPchInfo].pchs if has_cu and compiler == "clang" and not ctx.attr.ptx_isa else None,

@@ -253,6 +253,8 @@ def _compile_args(gctx, *, srcs, origin, chips, name, format, opts, program, low
     tools = add_tools(args, cuda, ["ptxas", "nvcc"] if nvcc else ["ptxas"])
     if nvcc:
         args.add("--compiler", "nvcc")
+        if opts.arch_list:
+            args.add("--arch-list", ",".join(opts.arch_list))
     inputs = list(srcs)
     headers = []
     if llvm:

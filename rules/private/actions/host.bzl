@@ -20,8 +20,10 @@ def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolc
       nvcc: None, and clang compiles the host side; or a struct, and nvcc does, as `nvcc -c` does
         (code written for nvcc): `ccbin` (the C++ toolchain's compiler, nvcc's host compiler),
         `cc_files` (depset of its files), `chip` (the lowest of the source's chips: nvcc's own
-        front-end pass writes the kernels' registration for it). `project.copts` are then nvcc's
-        options, and `host_copts`, `opt` and `toolchain_flags` its host compiler's.
+        front-end pass writes the kernels' registration for it), `arch_list` (every chip the
+        source's device code is compiled for: the __CUDA_ARCH_LIST__ of its compiles).
+        `project.copts` are then nvcc's options, and `host_copts`, `opt` and `toolchain_flags` its
+        host compiler's.
     """
     cuda = gctx.cuda
     args = builder_args(gctx)
@@ -31,6 +33,8 @@ def emit_host_compile(gctx, *, src, out, fatbin, project, host_copts, opt, toolc
         tools = add_tools(args, cuda, ["nvcc"])
         args.add("--compiler", "nvcc")
         args.add("--chip", nvcc.chip)
+        if nvcc.arch_list:
+            args.add("--arch-list", ",".join(nvcc.arch_list))
         args.add("--ccbin", nvcc.ccbin)
         transitive.append(nvcc.cc_files)
         if "-O0" in opt:

@@ -108,6 +108,7 @@ def _cuda_impl(ctx, objects_only):
             ccbin = cc_common.get_tool_for_action(feature_configuration = features, action_name = ACTION_NAMES.cpp_compile),
             cc_files = cc_toolchain.all_files,
             chip = lowest_chip(settings.chips),
+            arch_list = settings.opts.arch_list,
         )
     elif not gctx.llvm or gctx.llvm.missing or "clang" not in gctx.llvm.tools:
         fail("%s: the host side of CUDA C++ is compiled by clang, and the LLVM toolchain has none; register an LLVM toolchain with clang (the llvm module extension's), or set compiler = \"nvcc\"" % label)

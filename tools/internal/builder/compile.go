@@ -88,7 +88,7 @@ type compileFlags struct {
 	fast, ftz, rdc, noKernelOK, program                    bool
 	tools                                                  compile.Tools
 	ptxasOpts, nvccOpts, origins                           cmdline.MultiFlag
-	compiler                                               string
+	compiler, archList                                     string
 	clangOpts                                              []string // clang options, in order; clangFirst names the first
 	clangFirst                                             string
 	clangOnly                                              bool // a --clang-opt was given
@@ -131,6 +131,7 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 	c.StringVar(&f.tools.NVCC, "nvcc", "", "nvcc (`PATH`; default: found beside ptxas), for CUDA C++ sources with --compiler nvcc")
 	c.StringVar(&f.compiler, "compiler", "clang", "the device front end (`COMPILER`) of CUDA C++ sources: clang, or nvcc for code written for nvcc")
 	c.Var(&f.nvccOpts, "nvcc-opt", "an extra nvcc `OPTION` for CUDA C++ sources with --compiler nvcc (repeatable)")
+	c.StringVar(&f.archList, "arch-list", "", "with --compiler nvcc, every `CHIPS` the source is compiled for (comma-separated): its __CUDA_ARCH_LIST__, the same in every compile of it")
 	c.Var(&f.ptxasOpts, "ptxas-opt", "an extra ptxas `OPTION` (repeatable)")
 	c.Func("clang-opt", "an extra clang `OPTION` for CUDA C++ sources (repeatable)", func(v string) error {
 		f.clangOnly = true
@@ -209,6 +210,14 @@ func (h helper) runCompile(ctx context.Context, env cmdline.Env, args []string) 
 	}
 	if len(f.nvccOpts) > 0 && job.CUDA.Compiler != compile.CompilerNVCC {
 		return c.UsageError("--nvcc-opt is for nvcc: add --compiler nvcc, or give clang's options with --clang-opt")
+	}
+	if f.archList != "" {
+		if job.CUDA.Compiler != compile.CompilerNVCC {
+			return c.UsageError("--arch-list is for nvcc, which defines __CUDA_ARCH_LIST__: add --compiler nvcc, or leave it out")
+		}
+		if job.CUDA.ArchList, err = chip.ParseList(f.archList, "--arch-list"); err != nil {
+			return c.UsageError("%v", err)
+		}
 	}
 	if f.clangFirst != "" && job.Kind != compile.KindCUDA {
 		return c.UsageError("%s applies to CUDA C++ (.cu) sources only; %s is %s", f.clangFirst, job.Src, job.Kind.Name())

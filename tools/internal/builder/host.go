@@ -60,6 +60,7 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 	var nvccOpts cmdline.MultiFlag
 	c.Var(&nvccOpts, "nvcc-opt", "an extra nvcc `OPTION`, with --compiler nvcc (repeatable)")
 	modules := c.String("modules", "", "MLIR: the `DIR` of the program's modules' artifacts, NAME.fatbin")
+	archList := c.String("arch-list", "", "with --compiler nvcc, every `CHIPS` the source's device code is compiled for (comma-separated): its __CUDA_ARCH_LIST__, as the device compiles define it")
 	chipName := c.String("chip", "", "the lowest of the `CHIP`s: MLIR, the one the gpu.binary objects' targets name; nvcc, its registration code's")
 	c.StringVar(&tools.MLIROpt, "mlir-opt", "", "MLIR: mlir-opt (`PATH`; default: found with LLVM)")
 	c.StringVar(&tools.MLIRTranslate, "mlir-translate", "", "MLIR: mlir-translate (`PATH`; default: found with LLVM)")
@@ -87,8 +88,8 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 	switch {
 	case *modules != "":
 		return c.UsageError("--modules is for an MLIR program (SRC.mlir)")
-	case comp != compile.CompilerNVCC && (*chipName != "" || *ccbin != "" || len(nvccOpts) > 0):
-		return c.UsageError("--chip, --ccbin and --nvcc-opt are for --compiler nvcc (or --chip for an MLIR program)")
+	case comp != compile.CompilerNVCC && (*chipName != "" || *ccbin != "" || len(nvccOpts) > 0 || *archList != ""):
+		return c.UsageError("--chip, --ccbin, --arch-list and --nvcc-opt are for --compiler nvcc (or --chip for an MLIR program)")
 	case comp == compile.CompilerNVCC && *chipName == "":
 		return c.UsageError("--compiler nvcc needs --chip CHIP, the lowest of the source's chips")
 	case len(srcs) != 1:
@@ -100,9 +101,15 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 	case *opt < 0 || *opt > 3:
 		return c.UsageError("-O %d: use 0 to 3", *opt)
 	}
+	var arch []chip.Chip
 	if comp == compile.CompilerNVCC {
 		if lowest, err = chip.Parse(*chipName); err != nil {
 			return c.UsageError("--chip: %v", err)
+		}
+		if *archList != "" {
+			if arch, err = chip.ParseList(*archList, "--arch-list"); err != nil {
+				return c.UsageError("%v", err)
+			}
 		}
 	}
 	if kind, err := compile.KindOf(srcs[0]); err != nil || kind != compile.KindCUDA {
@@ -111,7 +118,7 @@ func (h helper) runHost(ctx context.Context, env cmdline.Env, args []string) err
 	tools = h.discover(o.Target, tools) // by hand: find what the flags do not name
 	return host.CUDA(ctx, tools, host.CUDAJob{Target: o.Target, Src: srcs[0], Out: o.Out, Stdout: env.Stdout, Fatbin: *fatbin, RDC: *rdc,
 		O: *opt, ClangOptions: clangOpts, HostOptions: hostOpts,
-		Compiler: comp, HostCompiler: *ccbin, Chip: lowest, NvccOptions: nvccOpts})
+		Compiler: comp, HostCompiler: *ccbin, Chip: lowest, ArchList: arch, NvccOptions: nvccOpts})
 }
 
 // hostMLIR compiles the host side of an MLIR program (see hostUsage).

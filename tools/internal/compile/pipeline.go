@@ -257,6 +257,11 @@ type CUDAOptions struct {
 	// ClangOptions are extra options of clang's device compilation (-I, -D, -include, -std=, ...),
 	// in order, after rules_gpu's own; NvccOptions, of nvcc's (CompilerNVCC only).
 	ClangOptions, NvccOptions []string
+	// ArchList are the chips of every compile of the source (its module's, nvcc only): each per-chip
+	// compile then defines the __CUDA_ARCH_LIST__ of all of them, as the host compile does
+	// (nvcc.ArchListOptions), and CCCL's namespaces agree between the two. None: nvcc's own, this
+	// job's chip alone.
+	ArchList []chip.Chip
 	// PCH is a precompiled header of clang's CUDA headers (made by a FormatPCH job for the same
 	// chip, optimisation level and fast math) that a compile with clang to PTX or a cubin loads
 	// instead of parsing them (pch.go); PCHHeaders is the list of its headers, which a FormatPCH
@@ -926,6 +931,7 @@ func (t Tools) nvcc(ctx context.Context, job Job, src, out string) error {
 	case DebugFull:
 		args = append(args, "-G")
 	}
+	args = append(args, nvcc.ArchListOptions(job.CUDA.ArchList)...)
 	args = append(args, nvcc.PreprocessorOptions(job.CUDA.ClangOptions)...)
 	args = append(args, job.CUDA.NvccOptions...)
 	args = append(args, src)

@@ -76,6 +76,9 @@ type CUDAJob struct {
 	// Chip is the virtual architecture of nvcc's own front-end pass (cicc), which writes the code
 	// that registers the source's kernels and variables: the lowest of the source's chips. nvcc only.
 	Chip chip.Chip
+	// ArchList are the chips of the source's device compiles, whose __CUDA_ARCH_LIST__ the host
+	// compile defines too (compile.CUDAOptions.ArchList). nvcc only.
+	ArchList []chip.Chip
 	// NvccOptions are more nvcc options, after rules_gpu's (the device compile's). nvcc only.
 	NvccOptions []string
 }

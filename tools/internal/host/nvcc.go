@@ -64,6 +64,7 @@ func nvccHost(ctx context.Context, tools compile.Tools, job CUDAJob, fail failFu
 		// is not consulted (docs/cuda.md says so).
 		args = append(args, "-ccbin", job.HostCompiler, "-allow-unsupported-compiler")
 	}
+	args = append(args, nvcc.ArchListOptions(job.ArchList)...)
 	args = append(args, nvcc.PreprocessorOptions(job.ClangOptions)...)
 	args = append(args, job.NvccOptions...)
 	for _, o := range job.HostOptions {

@@ -315,3 +315,76 @@ func TestNVCCRDCProgram(t *testing.T) {
 		t.Logf("the program: %s", out)
 	}
 }
+
+// CCCL's kernels, compiled by nvcc once per chip, have the names the host side registers only when
+// every compile defines the same __CUDA_ARCH_LIST__ (ArchList): CCCL names its ABI namespace after
+// it (CUB_200500_800_900_NS), and a cubin whose kernels are named for its chip alone fails on the
+// GPU with cudaErrorSymbolNotFound. Without ArchList the sm_90 cubin's names differ (the hazard).
+func TestNVCCArchList(t *testing.T) {
+	tools := deviceTools(t)
+	tools.NVCC = testtool.Find(t, "NVCC", "nvcc")
+	ctx := context.Background()
+	const src = "pkg/cccl.cu"
+	const text = "#include <cub/util_namespace.cuh>\nCUB_NAMESPACE_BEGIN\n__global__ void fill(int *p) { p[threadIdx.x] = 1; }\nCUB_NAMESPACE_END\n" +
+		"void launch(int *p) { cub::fill<<<1, 32>>>(p); }\n"
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "pkg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, src), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	chips, err := chip.ParseList("sm_80,sm_90", "chips")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sysroot := "--sysroot=" + testtool.Find(t, "SYSROOT", "/opt/rules_gpu/sysroot")
+	kernels := func(c chip.Chip, archList []chip.Chip) []string {
+		t.Helper()
+		job := compile.Job{Target: "//t:cccl", Src: src, Out: "cccl." + c.String() + ".cubin", Format: compile.FormatBin, Chip: c, Toolkit: chip.Toolkit{Major: 12, Minor: 4}}
+		job.CUDA.Compiler, job.CUDA.ArchList = compile.CompilerNVCC, archList
+		if err := tools.Compile(ctx, job); err != nil {
+			t.Fatal(err)
+		}
+		a, err := artifact.Open(job.Out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := a.Kernels()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	var fb []fatbin.Entry
+	for _, c := range chips {
+		if k := kernels(c, chips); len(k) != 1 || !strings.Contains(k[0], "_800_900_NS") {
+			t.Fatalf("the %s cubin's kernels: %q, want one in CUB's namespace of 800,900", c, k)
+		}
+		img, err := artifact.ReadImage(filepath.Join(dir, "cccl."+c.String()+".cubin"), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fb = append(fb, img)
+	}
+	data, err := artifact.Link(fb, artifact.LinkOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("cccl.fatbin", data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	job := CUDAJob{Target: "//t:cccl", Src: src, Out: "cccl.o", Fatbin: "cccl.fatbin", O: 2, Compiler: compile.CompilerNVCC, Chip: chips[0], ArchList: chips,
+		HostCompiler: tools.Clang, HostOptions: []string{sysroot}}
+	if err := CUDA(ctx, tools, job); err != nil {
+		t.Fatal(err)
+	}
+	want := kernels(chips[1], chips)
+	if got := registered(t, "cccl.o"); !slices.Equal(got, want) {
+		t.Errorf("the host object registers %q, the cubins have %q", got, want)
+	}
+	if alone := kernels(chips[1], nil); slices.Equal(alone, want) {
+		t.Errorf("without the arch list the sm_90 cubin's kernels are %q, the same: CCCL no longer names its namespace after __CUDA_ARCH_LIST__ (update nvcc.ArchListOptions' doc)", alone)
+	}
+}

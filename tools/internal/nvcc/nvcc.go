@@ -30,8 +30,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
 	"github.com/rulesgpu/rules_gpu/tools/internal/embed"
 )
@@ -306,6 +309,32 @@ func EmbeddedRelocatable(w io.Writer, label string) error {
 	p("extern const __fatBinC_Wrapper_t GPUBUILD_WRAPPER(__NV_MODULE_ID) __attribute__((aligned(8))) = {0x466243b1, 1, 0, 0};\n")
 	p("#ifdef __cplusplus\n}\n#endif\n")
 	return b.Flush()
+}
+
+// ArchListOptions are the options that give each of nvcc's compiles of one source, per chip and
+// host side, the __CUDA_ARCH_LIST__ that one `nvcc -gencode ...` of all its chips defines (their
+// __CUDA_ARCH__ values, ascending, comma-separated). nvcc defines it from the chips of the compile at
+// hand, and CCCL (Thrust, CUB) names its inline ABI namespace after it: a kernel compiled for sm_90
+// alone would be THRUST_..._900_NS:: in the cubin while the host side, compiled once, registers
+// THRUST_..._800_900_NS::, and the launch fails on the GPU with cudaErrorSymbolNotFound. The
+// options go after nvcc's own definition (-U, then -D), and the commas are escaped from nvcc's
+// option lists. None for no chips.
+func ArchListOptions(chips []chip.Chip) []string {
+	if len(chips) == 0 {
+		return nil
+	}
+	var nums []int
+	for _, c := range chips {
+		if n := c.Number() * 10; !slices.Contains(nums, n) {
+			nums = append(nums, n)
+		}
+	}
+	slices.Sort(nums)
+	list := make([]string, len(nums))
+	for i, n := range nums {
+		list[i] = strconv.Itoa(n)
+	}
+	return []string{"-U__CUDA_ARCH_LIST__", "-D__CUDA_ARCH_LIST__=" + strings.Join(list, `\,`)}
 }
 
 // PreprocessorOptions spells clang's preprocessor options as nvcc takes them: nvcc has no -iquote or

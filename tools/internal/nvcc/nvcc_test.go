@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rulesgpu/rules_gpu/tools/chip"
 	"github.com/rulesgpu/rules_gpu/tools/fatbin"
 	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
@@ -146,5 +147,28 @@ func TestEmbeddedFatbin(t *testing.T) {
 	}
 	if err := EmbeddedFatbin(&b, "//t:k", []byte("not a fatbin")); err == nil {
 		t.Error("EmbeddedFatbin of what is not a fatbin: no error")
+	}
+}
+
+func TestArchListOptions(t *testing.T) {
+	for _, tc := range []struct {
+		chips string
+		want  []string
+	}{
+		{"", nil},
+		{"sm_90", []string{"-U__CUDA_ARCH_LIST__", "-D__CUDA_ARCH_LIST__=900"}},
+		{"sm_90,sm_80,sm_75", []string{"-U__CUDA_ARCH_LIST__", `-D__CUDA_ARCH_LIST__=750\,800\,900`}},
+		{"sm_90a,sm_90,sm_100", []string{"-U__CUDA_ARCH_LIST__", `-D__CUDA_ARCH_LIST__=900\,1000`}},
+	} {
+		var chips []chip.Chip
+		if tc.chips != "" {
+			var err error
+			if chips, err = chip.ParseList(tc.chips, "chips"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := ArchListOptions(chips); !slices.Equal(got, tc.want) {
+			t.Errorf("ArchListOptions(%s) = %q, want %q", tc.chips, got, tc.want)
+		}
 	}
 }
