@@ -92,10 +92,20 @@ run() {
     echo "== //if_cuda:main with --enable_cuda=False: $(./if_cuda_main_off; echo "exit $?")"
   )
   echo "# examples/mlir"
+  # cuSPARSELt is not part of the CUDA toolkit: where the machine has it outside the loader's path
+  # (a Python wheel's), spmm_2to4_test runs again with it on LD_LIBRARY_PATH, as its error says.
+  lt=$(find / -xdev -name 'libcusparseLt.so.0' 2>/dev/null | head -1)
+  mlir_tests+=(${lt:+spmm_2to4_test:$(dirname "$lt")})
   for t in "${mlir_tests[@]}"; do
+    local ld=${t#*:}; [ "$ld" = "$t" ] && ld=""; t=${t%%:*}
+    [ -n "$ld" ] && echo "(with LD_LIBRARY_PATH=$ld)"
     echo "== //examples/mlir:$t"
     cp mlir/filecheck "mlir/$t.runfiles/_main/tools/cmd/filecheck/filecheck_/filecheck"
-    (cd "mlir/$t.runfiles/_main" && TEST_TMPDIR=$(mktemp -d) ../../$t >/tmp/$t.log 2>&1; echo "test exit $?"; tail -14 /tmp/$t.log)
+    # A passing test shows the end of its output; a failing one all of it, and its program again
+    # under compute-sanitizer.
+    (cd "mlir/$t.runfiles/_main" && TEST_TMPDIR=$(mktemp -d) env ${ld:+LD_LIBRARY_PATH=$ld${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}} ../../$t >/tmp/$t.log 2>&1; rc=$?; echo "test exit $rc"
+      if [ $rc = 0 ]; then tail -14 /tmp/$t.log; else head -60 /tmp/$t.log; echo "-- compute-sanitizer:"
+        p=$(find . -name "${t}_program" -type f | head -1); [ -n "$p" ] && compute-sanitizer "$p" 2>&1 | head -30; fi)
   done
 }
 

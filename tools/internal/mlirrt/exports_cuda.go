@@ -13,6 +13,7 @@ import "C"
 import (
 	"bytes"
 	"fmt"
+	"sync"
 	"unsafe"
 )
 
@@ -203,6 +204,20 @@ func mgpuLaunchClusterKernel(function C.CUfunction, clusterX, clusterY, clusterZ
 	}
 }
 
+// liveStreams are the streams mgpuStreamCreate made and mgpuStreamDestroy has not destroyed. LLVM
+// 21's gpu-to-llvm hands the runtime a stream where upstream's contract has an event: an
+// async.execute region that yields its GPU work's token yields the region's stream (the pattern
+// that records an event on it and destroys the stream at the yield does not apply), and the
+// region that depends on it calls mgpuStreamWaitEvent and mgpuEventDestroy with that stream.
+// The wrappers tell the two apart by this set and do what the event stood for: wait for the
+// stream's work so far, and destroy the stream where the event would have been destroyed.
+var liveStreams sync.Map // C.CUstream -> struct{}
+
+func isStream(h unsafe.Pointer) bool {
+	_, ok := liveStreams.Load(uintptr(h))
+	return ok
+}
+
 //export mgpuStreamCreate
 func mgpuStreamCreate() C.CUstream {
 	C.mlirrt_enter(cStreamCreate)
@@ -211,6 +226,7 @@ func mgpuStreamCreate() C.CUstream {
 	if r := C.cuStreamCreate(&s, C.CU_STREAM_NON_BLOCKING); r != C.CUDA_SUCCESS {
 		fail(r, "mgpuStreamCreate: cuStreamCreate")
 	}
+	liveStreams.Store(uintptr(unsafe.Pointer(s)), struct{}{})
 	return s
 }
 
@@ -218,6 +234,7 @@ func mgpuStreamCreate() C.CUstream {
 func mgpuStreamDestroy(stream C.CUstream) {
 	C.mlirrt_enter(cStreamDestroy)
 	defer C.mlirrt_leave(cStreamDestroy)
+	liveStreams.Delete(uintptr(unsafe.Pointer(stream)))
 	if r := C.cuStreamDestroy(stream); r != C.CUDA_SUCCESS {
 		fail(r, "mgpuStreamDestroy: cuStreamDestroy")
 	}
@@ -237,6 +254,21 @@ func mgpuStreamSynchronize(stream C.CUstream) {
 func mgpuStreamWaitEvent(stream C.CUstream, event C.CUevent) {
 	C.mlirrt_enter(cStreamWaitEvent)
 	defer C.mlirrt_leave(cStreamWaitEvent)
+	if isStream(unsafe.Pointer(event)) {
+		// A stream in the event's place (see liveStreams): wait for its work so far, through an
+		// event of our own.
+		var e C.CUevent
+		if r := C.cuEventCreate(&e, C.CU_EVENT_DISABLE_TIMING); r != C.CUDA_SUCCESS {
+			fail(r, "mgpuStreamWaitEvent: cuEventCreate")
+			return
+		}
+		defer C.cuEventDestroy(e)
+		if r := C.cuEventRecord(e, C.CUstream(unsafe.Pointer(event))); r != C.CUDA_SUCCESS {
+			fail(r, "mgpuStreamWaitEvent: cuEventRecord on the stream it waits for")
+			return
+		}
+		event = e
+	}
 	if r := C.cuStreamWaitEvent(stream, event, 0); r != C.CUDA_SUCCESS {
 		fail(r, "mgpuStreamWaitEvent: cuStreamWaitEvent")
 	}
@@ -257,6 +289,15 @@ func mgpuEventCreate() C.CUevent {
 func mgpuEventDestroy(event C.CUevent) {
 	C.mlirrt_enter(cEventDestroy)
 	defer C.mlirrt_leave(cEventDestroy)
+	if isStream(unsafe.Pointer(event)) {
+		// A stream in the event's place (see liveStreams): its region is done with it. Its work
+		// still runs; the driver destroys it after.
+		liveStreams.Delete(uintptr(unsafe.Pointer(event)))
+		if r := C.cuStreamDestroy(C.CUstream(unsafe.Pointer(event))); r != C.CUDA_SUCCESS {
+			fail(r, "mgpuEventDestroy: cuStreamDestroy of the stream in the event's place")
+		}
+		return
+	}
 	if r := C.cuEventDestroy(event); r != C.CUDA_SUCCESS {
 		fail(r, "mgpuEventDestroy: cuEventDestroy")
 	}
@@ -266,6 +307,12 @@ func mgpuEventDestroy(event C.CUevent) {
 func mgpuEventSynchronize(event C.CUevent) {
 	C.mlirrt_enter(cEventSynchronize)
 	defer C.mlirrt_leave(cEventSynchronize)
+	if isStream(unsafe.Pointer(event)) {
+		if r := C.cuStreamSynchronize(C.CUstream(unsafe.Pointer(event))); r != C.CUDA_SUCCESS {
+			fail(r, "mgpuEventSynchronize: cuStreamSynchronize of the stream in the event's place")
+		}
+		return
+	}
 	if r := C.cuEventSynchronize(event); r != C.CUDA_SUCCESS {
 		fail(r, "mgpuEventSynchronize: cuEventSynchronize")
 	}

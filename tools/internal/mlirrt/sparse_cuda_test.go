@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/rulesgpu/rules_gpu/tools/internal/filecheck"
-	"github.com/rulesgpu/rules_gpu/tools/internal/testtool"
 )
 
 // TestSparseLibraryMissing: a library the sparse wrappers need that does not load is one message,
