@@ -12,7 +12,8 @@
 #                          nested Bazel's output root) and repo=DIR/rules_gpu
 #   user_repo DIR [LINE..] the user's repository DIR (one of the snapshot's: tests/integration/CASE,
 #                          tests/bench/workspace), used in place; sets ws=DIR and writes its .bazelrc,
-#                          with LINEs added
+#                          with LINEs added, importing DIR/repo.bazelrc where there is one (the
+#                          repository's own settings: genmonorepo writes its chips there)
 #   nbazel ARGS...         bazel ARGS in $ws, under the output root $root
 #   user_gpubuild DEST     builds @rules_gpu//tools/cmd/gpubuild as $ws gets it and copies it to DEST
 #   executed LOG MNEMONIC  how many actions of MNEMONIC the build that wrote the execution log LOG ran
@@ -64,7 +65,7 @@ user_repo() {
   shift
   [ -f "$ws/MODULE.bazel" ] || { echo "userrepo.sh: $ws has no MODULE.bazel" >&2; return 1; }
   # No WORKSPACE file, and no lockfile: the build environment has no registry to pin against.
-  printf '%s\n' 'common --noenable_workspace' 'common --lockfile_mode=off' "$@" >"$ws/.bazelrc"
+  printf '%s\n' 'common --noenable_workspace' 'common --lockfile_mode=off' 'try-import %workspace%/repo.bazelrc' "$@" >"$ws/.bazelrc"
 }
 
 # In a Bazel test, the nested Bazel gets none of the test's own variables (TEST_TMPDIR would become

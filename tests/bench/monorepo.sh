@@ -17,6 +17,9 @@
 #                helper already built; then the sources back, built outside the clock
 #   edit         one CUDA C++ source (p000/k4.cu) gets a comment; the build; its actions (execution log)
 #   add chip     sm_89 added to that target (genmonorepo -add-chip); the build; its actions
+#   chip to all  sm_89 added to every target where the repository sets its chips, one place in each
+#                tree (genmonorepo -chips: --@rules_gpu//gpu:chips in repo.bazelrc, base/chips.bzl);
+#                the build; its actions
 #   2nd checkout the repository copied to another directory, another output root, the same disk
 #                cache; the build, timed, with its cache hits
 #
@@ -52,7 +55,7 @@ spawns() {
           printf "%d spawns (%s; %s)", n, s, t }'
 }
 
-declare -A t_seed t_analysis t_clean heap t_noop t_edit n_edit t_chip n_chip t_second n_second
+declare -A t_seed t_analysis t_clean heap t_noop t_edit n_edit t_chip n_chip t_all n_all t_second n_second
 for v in gpu base; do
   root=$top/out-$v dc=$top/cache-$v
   rm -rf "$dc"
@@ -78,6 +81,10 @@ for v in gpu base; do
   echo "// edited" >>"$ws/$v/p000/k4.cu"  # as the edit left it (genmonorepo wrote the source anew)
   timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/chip-$v.json"; t_chip[$v]=$wall
   n_chip[$v]=$(spawns "$top/chip-$v.json")
+  gen -add-chip p000:k4=sm_89 -chips sm_75,sm_80,sm_86,sm_89,sm_90
+  echo "// edited" >>"$ws/$v/p000/k4.cu"
+  timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/all-$v.json"; t_all[$v]=$wall
+  n_all[$v]=$(spawns "$top/all-$v.json")
   nbazel shutdown >/dev/null 2>&1
   # The second checkout: the same files (as the first has them now) in another directory, another
   # output root; only the disk cache is shared.
@@ -106,6 +113,7 @@ $(row "every GPU action again (new constants: -seed 1)" "${t_seed[gpu]}" "${t_se
 $(row "no-op build" "${t_noop[gpu]}" "${t_noop[base]}" "")
 $(row "edit one source (p000/k4.cu)" "${t_edit[gpu]}" "${t_edit[base]}" "${n_edit[gpu]}" "${n_edit[base]}")
 $(row "add sm_89 to one target (p000:k4)" "${t_chip[gpu]}" "${t_chip[base]}" "${n_chip[gpu]}" "${n_chip[base]}")
+$(row "add sm_89 to every target (the repository's chips)" "${t_all[gpu]}" "${t_all[base]}" "${n_all[gpu]}" "${n_all[base]}")
 $(row "second checkout, warm disk cache" "${t_second[gpu]}" "${t_second[base]}" "${n_second[gpu]}" "${n_second[base]}")
 
 | retained heap after the clean build | rules_gpu | baseline | ratio |
