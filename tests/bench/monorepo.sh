@@ -11,7 +11,8 @@
 #
 #   analysis     a fresh server (started outside the clock), `build --nobuild`: loading and analysis
 #   clean        `bazel clean`, then the build (rules_gpu's: its Go helper too), filling the disk cache
-#   heap         the server's retained heap after it (`bazel info used-heap-size-after-gc`)
+#   heap         the server's retained heap after it (`bazel info used-heap-size-after-gc`), and its
+#                peak resident memory over the clean build (VmHWM of its process)
 #   no-op        the same build again
 #   new seed     every kernel with new constants (genmonorepo -seed 1): every GPU action again, the
 #                helper already built; then the sources back, built outside the clock
@@ -55,7 +56,7 @@ spawns() {
           printf "%d spawns (%s; %s)", n, s, t }'
 }
 
-declare -A t_seed t_analysis t_clean heap t_noop t_edit n_edit t_chip n_chip t_all n_all t_second n_second
+declare -A t_seed t_analysis t_clean heap hwm t_noop t_edit n_edit t_chip n_chip t_all n_all t_second n_second
 for v in gpu base; do
   root=$top/out-$v dc=$top/cache-$v
   rm -rf "$dc"
@@ -68,6 +69,7 @@ for v in gpu base; do
   nbazel clean >/dev/null 2>&1
   timed build "${flags[@]}" "//$v/..."; t_clean[$v]=$wall
   heap[$v]=$(nbazel info used-heap-size-after-gc 2>/dev/null)
+  hwm[$v]=$(awk '/^VmHWM/ { printf "%dMB", $2 / 1024 }' "/proc/$(nbazel info server_pid 2>/dev/null)/status")
   timed build "${flags[@]}" "//$v/..."; t_noop[$v]=$wall
   # Every GPU action again, the helper built: new constants in every kernel (-seed), then back.
   gen -seed 1
@@ -116,7 +118,8 @@ $(row "add sm_89 to one target (p000:k4)" "${t_chip[gpu]}" "${t_chip[base]}" "${
 $(row "add sm_89 to every target (the repository's chips)" "${t_all[gpu]}" "${t_all[base]}" "${n_all[gpu]}" "${n_all[base]}")
 $(row "second checkout, warm disk cache" "${t_second[gpu]}" "${t_second[base]}" "${n_second[gpu]}" "${n_second[base]}")
 
-| retained heap after the clean build | rules_gpu | baseline | ratio |
+| Bazel's memory over the clean build | rules_gpu | baseline | ratio |
 |---|---|---|---|
 | bazel info used-heap-size-after-gc | ${heap[gpu]} | ${heap[base]} | $(ratio "$(mib "${heap[gpu]}")" "$(mib "${heap[base]}")") |
+| the server's peak resident memory (VmHWM) | ${hwm[gpu]} | ${hwm[base]} | $(ratio "$(mib "${hwm[gpu]}")" "$(mib "${hwm[base]}")") |
 EOF

@@ -450,7 +450,7 @@ func TestProgramUsage(t *testing.T) {
 		{[]string{"host", "--modules", dir, "--chip", "sm_80", "-o", "-", "prog.mlir"}, "give -o OUT.o"},
 		{[]string{"host", "--modules", dir, "--chip", "sm_80", "-O", "4", "-o", out, "prog.mlir"}, "-O 4: use 0 to 3"},
 		{[]string{"host", "--modules", dir, "--chip", "sm_80", "-o", out, "k.cu"}, "--modules is for an MLIR program (SRC.mlir)"},
-		{[]string{"host", "--chip", "sm_80", "--fatbin", "k.fatbin", "-o", out, "k.cu"}, "--chip, --ccbin and --nvcc-opt are for --compiler nvcc"},
+		{[]string{"host", "--chip", "sm_80", "--fatbin", "k.fatbin", "-o", out, "k.cu"}, "--chip, --ccbin, --arch-list and --nvcc-opt are for --compiler nvcc"},
 		{[]string{"host", "--compiler", "nvcc", "--fatbin", "k.fatbin", "-o", out, "k.cu"}, "--compiler nvcc needs --chip CHIP"},
 		{[]string{"host", "--compiler", "nvcc", "--chip", "sm_8", "--fatbin", "k.fatbin", "-o", out, "k.cu"}, "--chip: unknown chip \"sm_8\""},
 		{[]string{"host", "--compiler", "gcc", "--fatbin", "k.fatbin", "-o", out, "k.cu"}, "--compiler: unknown compiler \"gcc\""},

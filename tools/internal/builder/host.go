@@ -16,7 +16,8 @@ import (
 const hostUsage = `usage: gpubuild host (--fatbin FATBIN | --rdc) -o OUT.o [-O 2] [--clang PATH] [--cuda-path DIR]
                      [CLANG OPTIONS] [--host-opt OPTION]... SRC.cu
        gpubuild host --compiler nvcc (--fatbin FATBIN | --rdc) --chip CHIP -o OUT.o [-O 2] [--nvcc PATH]
-                     [--ccbin PATH] [CLANG OPTIONS] [--nvcc-opt OPTION]... [--host-opt OPTION]... SRC.cu
+                     [--ccbin PATH] [--arch-list CHIPS] [CLANG OPTIONS] [--nvcc-opt OPTION]...
+                     [--host-opt OPTION]... SRC.cu
        gpubuild host --modules DIR --chip CHIP -o OUT.o [-O 2] [--mlir-opt PATH] [--mlir-translate PATH]
                      [--llc PATH] [--opt PATH] SRC.mlir
   Compiles the host side of a CUDA C++ source with clang into a position-independent object file
