@@ -13,7 +13,9 @@
 #   clean        `bazel clean`, then the build (rules_gpu's: its Go helper too), filling the disk cache
 #   heap         the server's retained heap after it (`bazel info used-heap-size-after-gc`), and its
 #                peak resident memory over the clean build (VmHWM of its process)
-#   no-op        the same build again
+#   no-op        the same build again, 5 times: the median (and the fastest and slowest)
+#   rule classes `bazel dump --rules` after the clean build: the targets and actions of each rule
+#                class, where the action graph (and so the no-op build and the heap) comes from
 #   new seed     every kernel with new constants (genmonorepo -seed 1): every GPU action again, the
 #                helper already built; then the sources back, built outside the clock
 #   edit         one CUDA C++ source (p000/k4.cu) gets a comment; the build; its actions (execution log)
@@ -56,7 +58,7 @@ spawns() {
           printf "%d spawns (%s; %s)", n, s, t }'
 }
 
-declare -A t_seed t_analysis t_clean heap hwm t_noop t_edit n_edit t_chip n_chip t_all n_all t_second n_second
+declare -A t_seed t_analysis t_clean heap hwm maxheap t_noop r_noop p_noop t_edit n_edit t_chip n_chip t_all n_all t_second n_second
 for v in gpu base; do
   root=$top/out-$v dc=$top/cache-$v
   rm -rf "$dc"
@@ -70,7 +72,16 @@ for v in gpu base; do
   timed build "${flags[@]}" "//$v/..."; t_clean[$v]=$wall
   heap[$v]=$(nbazel info used-heap-size-after-gc 2>/dev/null)
   hwm[$v]=$(awk '/^VmHWM/ { printf "%dMB", $2 / 1024 }' "/proc/$(nbazel info server_pid 2>/dev/null)/status")
-  timed build "${flags[@]}" "//$v/..."; t_noop[$v]=$wall
+  nbazel dump --rules 2>/dev/null | awk '$1 == "ASPECT" { exit } NF == 3 { gsub(",", "") } NF == 3 && $2 ~ /^[0-9]+$/' >"$top/rules-$v.txt"
+  maxheap[$v]=$(nbazel info max-heap-size 2>/dev/null)
+  noops=()
+  for _ in 1 2 3 4 5; do timed build "${flags[@]}" "//$v/..."; noops+=("$wall"); done
+  t_noop[$v]=$(median "${noops[@]}")
+  # Where a no-op build's time goes: the phases of one more, from its JSON profile.
+  timed build "${flags[@]}" "//$v/..." --profile="$top/noop-$v.json.gz"
+  p_noop[$v]=$(nbazel analyze-profile "$top/noop-$v.json.gz" 2>/dev/null |
+    sed -n 's/^Total \(.*\) phase time  *\([0-9.]*\) s .*/\1 \2 s/p' | paste -sd';' | sed 's/;/; /g')
+  r_noop[$v]="$(printf '%s\n' "${noops[@]}" | sort -n | head -1)–$(printf '%s\n' "${noops[@]}" | sort -n | tail -1) s"
   # Every GPU action again, the helper built: new constants in every kernel (-seed), then back.
   gen -seed 1
   timed build "${flags[@]}" "//$v/..."; t_seed[$v]=$wall
@@ -101,6 +112,15 @@ for v in gpu base; do
   ws=$first/tests/integration/monorepo
 done
 
+# rules_table: the rule classes with actions, from bazel dump --rules after each clean build: targets
+# and actions, rules_gpu's and the baseline's side by side.
+rules_table() {
+  echo "| rule class (bazel dump --rules) | rules_gpu: targets | actions | baseline: targets | actions |"
+  echo "|---|---|---|---|---|"
+  awk 'FNR == 1 { v++ } $3 > 0 { n[$1, v] = $2; a[$1, v] = $3; k[$1] = 1; t[v] += $3 }
+    END { for (r in k) printf "| %s | %s | %s | %s | %s |\n", r, n[r, 1] + 0, a[r, 1] + 0, n[r, 2] + 0, a[r, 2] + 0
+          printf "| all | | %d | | %d |\n", t[1], t[2] }' "$top/rules-gpu.txt" "$top/rules-base.txt" | sort -t'|' -k4,4nr
+}
 row() { echo "| $1 | $2 | $3 | $(ratio "$2" "$3") | ${4:+rules_gpu: $4; baseline: $5} |"; }
 mib() { sed 's/MB$//' <<<"$1"; }
 cat <<EOF
@@ -112,7 +132,8 @@ Repository: $size targets in $(((size + 9) / 10)) packages (tests/bench/genmonor
 $(row "analysis (fresh server, build --nobuild)" "${t_analysis[gpu]}" "${t_analysis[base]}" "")
 $(row "clean build (rules_gpu: its helper too)" "${t_clean[gpu]}" "${t_clean[base]}" "")
 $(row "every GPU action again (new constants: -seed 1)" "${t_seed[gpu]}" "${t_seed[base]}" "")
-$(row "no-op build" "${t_noop[gpu]}" "${t_noop[base]}" "")
+$(row "no-op build (median of 5)" "${t_noop[gpu]}" "${t_noop[base]}" "${r_noop[gpu]}" "${r_noop[base]}")
+| one more no-op build: its phases (--profile) | | | | rules_gpu: ${p_noop[gpu]}; baseline: ${p_noop[base]} |
 $(row "edit one source (p000/k4.cu)" "${t_edit[gpu]}" "${t_edit[base]}" "${n_edit[gpu]}" "${n_edit[base]}")
 $(row "add sm_89 to one target (p000:k4)" "${t_chip[gpu]}" "${t_chip[base]}" "${n_chip[gpu]}" "${n_chip[base]}")
 $(row "add sm_89 to every target (the repository's chips)" "${t_all[gpu]}" "${t_all[base]}" "${n_all[gpu]}" "${n_all[base]}")
@@ -122,4 +143,7 @@ $(row "second checkout, warm disk cache" "${t_second[gpu]}" "${t_second[base]}" 
 |---|---|---|---|
 | bazel info used-heap-size-after-gc | ${heap[gpu]} | ${heap[base]} | $(ratio "$(mib "${heap[gpu]}")" "$(mib "${heap[base]}")") |
 | the server's peak resident memory (VmHWM) | ${hwm[gpu]} | ${hwm[base]} | $(ratio "$(mib "${hwm[gpu]}")" "$(mib "${hwm[base]}")") |
+| the heap's limit, Bazel's default (bazel info max-heap-size) | ${maxheap[gpu]} | ${maxheap[base]} | |
+
+$(rules_table)
 EOF
