@@ -12,7 +12,8 @@
 //
 //   - src/pNNN: the headers, as plain Bazel: cc_library "common" (common.h, lib7.h, lib8.h) over the
 //     common libraries of packages NNN-1 and NNN/2 (a dependency graph several levels deep, as long
-//     as the repository: shared header libraries, each header including its dependencies'), and the
+//     as the repository up to 100 packages: shared header libraries, each header including its
+//     dependencies'; every hundredth package starts a new chain, within clang's 200 nested includes), and the
 //     filegroup "hdrs" of every header it reaches (what a genrule needs).
 //   - gpu/pNNN: rules_gpu: k1..k3, gpu_modules from MLIR; k4..k6, gpu_modules from CUDA C++ (deps:
 //     the common library); lib7, lib8, cuda_libraries (host code launching its kernel, deps: the
@@ -100,9 +101,12 @@ func (g *gen) put(rel, text string) error {
 func pkgName(p int) string { return fmt.Sprintf("p%03d", p) }
 
 // deps: the packages whose common library package p's includes (p-1 and p/2, when they exist).
+// Every hundredth package starts a new chain (no p-1): each header includes its dependencies', and
+// a chain of 200 would pass clang's limit of 200 nested includes (-fmax-include-depth); no package
+// of a repository of 1,000 targets or fewer is one of them.
 func deps(p int) []int {
 	var d []int
-	if p > 0 {
+	if p > 0 && p%100 != 0 {
 		d = append(d, p-1)
 	}
 	if q := p / 2; p > 1 && q != p-1 {
