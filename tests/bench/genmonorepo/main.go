@@ -41,9 +41,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
+
+	"github.com/rulesgpu/rules_gpu/tools/chip"
 )
 
 type gen struct {
@@ -68,13 +68,19 @@ func main() {
 	flag.Parse()
 	g.chips = strings.Split(*chips, ",")
 	if *add != "" {
-		pt, chip, ok1 := strings.Cut(*add, "=")
+		pt, c, ok1 := strings.Cut(*add, "=")
 		pkg, target, ok2 := strings.Cut(pt, ":")
 		if !ok1 || !ok2 {
 			fmt.Fprintln(os.Stderr, "genmonorepo: -add-chip PKG:TARGET=CHIP, e.g. p000:k4=sm_89")
 			os.Exit(2)
 		}
-		g.addPkg, g.addTarget, g.addChip = pkg, target, chip
+		g.addPkg, g.addTarget, g.addChip = pkg, target, c
+	}
+	for _, c := range append(slices.Clone(g.chips), g.addChip) {
+		if _, err := chip.Parse(c); c != "" && err != nil {
+			fmt.Fprintf(os.Stderr, "genmonorepo: -chips or -add-chip: %v\n", err)
+			os.Exit(2)
+		}
 	}
 	if g.out == "" || g.n < 1 || g.terms < 1 {
 		fmt.Fprintln(os.Stderr, "usage: genmonorepo -out DIR [-n 200] [-terms 8] [-seed 0] [-chips sm_75,...] [-add-chip PKG:TARGET=CHIP]")
@@ -129,15 +135,15 @@ func (g *gen) chipsOf(pkg, target string) []string {
 	c := append([]string(nil), g.chips...)
 	if g.own(pkg, target) && !slices.Contains(c, g.addChip) {
 		c = append(c, g.addChip)
-		sort.Slice(c, func(i, j int) bool { return chipNumber(c[i]) < chipNumber(c[j]) })
+		slices.SortFunc(c, func(a, b string) int { return chipNumber(a) - chipNumber(b) })
 	}
 	return c
 }
 
-// chipNumber: sm_89 → 89, for ordering.
-func chipNumber(chip string) int {
-	n, _ := strconv.Atoi(strings.TrimPrefix(chip, "sm_"))
-	return n
+// chipNumber: sm_89 → 89, for ordering (main has checked every chip name).
+func chipNumber(name string) int {
+	c, _ := chip.Parse(name)
+	return c.Number()
 }
 
 // chipsAttr: a gpu/ target's chips attribute line: empty for the repository's chips (the flag).
