@@ -19,12 +19,7 @@ import (
 
 func mlirOpt(t *testing.T) string {
 	t.Helper()
-	return findTool(t, "MLIR_OPT", "mlir-opt-21")
-}
-
-func findTool(t *testing.T, env, name string) string {
-	t.Helper()
-	return testtool.Find(t, env, name)
+	return testtool.LLVM(t, "mlir-opt")
 }
 
 // runOpt runs mlir-opt on src (as stdin) and returns what it prints.
@@ -196,7 +191,7 @@ func TestMLIRSerializer(t *testing.T) {
 // bitcodeLibrary assembles a small NVPTX bitcode library for the link option.
 func bitcodeLibrary(t *testing.T) string {
 	t.Helper()
-	as := findTool(t, "LLVM_AS", "llvm-as-21")
+	as := testtool.LLVM(t, "llvm-as")
 	dir := t.TempDir()
 	ll := filepath.Join(dir, "lib.ll")
 	ir := "target triple = \"nvptx64-nvidia-cuda\"\n\ndefine float @twice(float %x) {\n  %y = fadd float %x, %x\n  ret float %y\n}\n"

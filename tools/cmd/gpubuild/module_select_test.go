@@ -144,8 +144,8 @@ func attachSelects(out, in, pattern string) ([]string, error) {
 // attach --module P selects: it compiles the one module (its kernel is in the LLVM IR), or fails
 // saying that none or how many match; an invalid pattern fails in both.
 func TestModuleSelectSameInBothVerbs(t *testing.T) {
-	mlirOpt := testtool.Find(t, "MLIR_OPT", "mlir-opt-21")
-	mlirTranslate := testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21")
+	mlirOpt := testtool.LLVM(t, "mlir-opt")
+	mlirTranslate := testtool.LLVM(t, "mlir-translate")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "k.mlir")
 	if err := os.WriteFile(in, []byte(selectSource), 0o644); err != nil {

@@ -62,10 +62,10 @@ type programFlags struct{ mlirOpt, mlirTranslate, opt, llc, ptxas string }
 func findProgramTools(t *testing.T) programFlags {
 	t.Helper()
 	return programFlags{
-		mlirOpt:       testtool.Find(t, "MLIR_OPT", "mlir-opt-21"),
-		mlirTranslate: testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21"),
-		opt:           testtool.Find(t, "OPT", "opt-21"),
-		llc:           testtool.Find(t, "LLC", "llc-21"),
+		mlirOpt:       testtool.LLVM(t, "mlir-opt"),
+		mlirTranslate: testtool.LLVM(t, "mlir-translate"),
+		opt:           testtool.LLVM(t, "opt"),
+		llc:           testtool.LLVM(t, "llc"),
 		ptxas:         testtool.Find(t, "PTXAS", "ptxas"),
 	}
 }

@@ -103,7 +103,7 @@ func FuzzParseMLIR(f *testing.F) {
 // PTX objects (with the options MLIR passes: -arch sm_XX --opt-level 3), so no byte is decoded wrong.
 func TestMLIROptGPUBinary(t *testing.T) {
 	look := func(env, name string) string { return testtool.Find(t, env, name) }
-	mlirOpt, ptxas, fatbinary := look("MLIR_OPT", "mlir-opt-21"), look("PTXAS", "ptxas"), look("FATBINARY", "fatbinary")
+	mlirOpt, ptxas, fatbinary := testtool.LLVM(t, "mlir-opt"), look("PTXAS", "ptxas"), look("FATBINARY", "fatbinary")
 	dir := t.TempDir()
 	// A toolkit directory for gpu-module-to-binary's toolkit= option: MLIR runs <toolkit>/bin/ptxas
 	// and <toolkit>/bin/fatbinary (and links <toolkit>/nvvm/libdevice/libdevice.10.bc, not needed here).

@@ -22,9 +22,9 @@ func findTools(t *testing.T) Tools {
 	t.Helper()
 	find := func(env, name string) string { return testtool.Find(t, env, name) }
 	return Tools{
-		Ptxas: find("PTXAS", "ptxas"), Llc: find("LLC", "llc-21"), Opt: find("OPT", "opt-21"),
-		LLVMLink: find("LLVM_LINK", "llvm-link-21"), Clang: find("CLANG", "clang-21"),
-		MLIROpt: find("MLIR_OPT", "mlir-opt-21"), MLIRTranslate: find("MLIR_TRANSLATE", "mlir-translate-21"),
+		Ptxas: find("PTXAS", "ptxas"), Llc: testtool.LLVM(t, "llc"), Opt: testtool.LLVM(t, "opt"),
+		LLVMLink: testtool.LLVM(t, "llvm-link"), Clang: testtool.LLVM(t, "clang"),
+		MLIROpt: testtool.LLVM(t, "mlir-opt"), MLIRTranslate: testtool.LLVM(t, "mlir-translate"),
 		Libdevice: find("LIBDEVICE", "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"),
 		CUDAPath:  find("CUDA_PATH", "/usr/lib/cuda"),
 		NVCC:      find("NVCC", "nvcc"),

@@ -22,8 +22,8 @@ func programTools(t *testing.T) Tools {
 	t.Helper()
 	find := func(env, name string) string { return testtool.Find(t, env, name) }
 	return Tools{
-		MLIROpt: find("MLIR_OPT", "mlir-opt-21"), MLIRTranslate: find("MLIR_TRANSLATE", "mlir-translate-21"),
-		Opt: find("OPT", "opt-21"), Llc: find("LLC", "llc-21"), Ptxas: find("PTXAS", "ptxas"),
+		MLIROpt: testtool.LLVM(t, "mlir-opt"), MLIRTranslate: testtool.LLVM(t, "mlir-translate"),
+		Opt: testtool.LLVM(t, "opt"), Llc: testtool.LLVM(t, "llc"), Ptxas: find("PTXAS", "ptxas"),
 	}
 }
 
@@ -31,9 +31,9 @@ func programTools(t *testing.T) Tools {
 func lowerTools(t *testing.T) Tools {
 	t.Helper()
 	return Tools{
-		MLIROpt:       testtool.Find(t, "MLIR_OPT", "mlir-opt-21"),
-		MLIRTranslate: testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21"),
-		Llc:           testtool.Find(t, "LLC", "llc-21"),
+		MLIROpt:       testtool.LLVM(t, "mlir-opt"),
+		MLIRTranslate: testtool.LLVM(t, "mlir-translate"),
+		Llc:           testtool.LLVM(t, "llc"),
 	}
 }
 

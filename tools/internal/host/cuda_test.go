@@ -21,15 +21,15 @@ import (
 // runfiles paths) or under the build environment's names (env/env.sh run go test ./...).
 func hostTools(t *testing.T) compile.Tools {
 	t.Helper()
-	return compile.Tools{Clang: testtool.Find(t, "CLANG", "clang-21"), CUDAPath: testtool.Find(t, "CUDA_PATH", "/usr/lib/cuda")}
+	return compile.Tools{Clang: testtool.LLVM(t, "clang"), CUDAPath: testtool.Find(t, "CUDA_PATH", "/usr/lib/cuda")}
 }
 
 // deviceTools adds the tools of the device pipeline.
 func deviceTools(t *testing.T) compile.Tools {
 	t.Helper()
 	tools := hostTools(t)
-	tools.Ptxas, tools.Llc, tools.Opt = testtool.Find(t, "PTXAS", "ptxas"), testtool.Find(t, "LLC", "llc-21"), testtool.Find(t, "OPT", "opt-21")
-	tools.LLVMLink = testtool.Find(t, "LLVM_LINK", "llvm-link-21")
+	tools.Ptxas, tools.Llc, tools.Opt = testtool.Find(t, "PTXAS", "ptxas"), testtool.LLVM(t, "llc"), testtool.LLVM(t, "opt")
+	tools.LLVMLink = testtool.LLVM(t, "llvm-link")
 	tools.Libdevice = testtool.Find(t, "LIBDEVICE", "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc")
 	return tools
 }

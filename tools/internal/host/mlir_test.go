@@ -24,8 +24,8 @@ func programTools(t *testing.T) compile.Tools {
 	t.Helper()
 	find := func(env, name string) string { return testtool.Find(t, env, name) }
 	return compile.Tools{
-		MLIROpt: find("MLIR_OPT", "mlir-opt-21"), MLIRTranslate: find("MLIR_TRANSLATE", "mlir-translate-21"),
-		Opt: find("OPT", "opt-21"), Llc: find("LLC", "llc-21"), Ptxas: find("PTXAS", "ptxas"),
+		MLIROpt: testtool.LLVM(t, "mlir-opt"), MLIRTranslate: testtool.LLVM(t, "mlir-translate"),
+		Opt: testtool.LLVM(t, "opt"), Llc: testtool.LLVM(t, "llc"), Ptxas: find("PTXAS", "ptxas"),
 	}
 }
 
@@ -33,9 +33,9 @@ func programTools(t *testing.T) compile.Tools {
 func lowerTools(t *testing.T) compile.Tools {
 	t.Helper()
 	return compile.Tools{
-		MLIROpt:       testtool.Find(t, "MLIR_OPT", "mlir-opt-21"),
-		MLIRTranslate: testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21"),
-		Llc:           testtool.Find(t, "LLC", "llc-21"),
+		MLIROpt:       testtool.LLVM(t, "mlir-opt"),
+		MLIRTranslate: testtool.LLVM(t, "mlir-translate"),
+		Llc:           testtool.LLVM(t, "llc"),
 	}
 }
 
@@ -272,7 +272,7 @@ var asyncPrograms = []struct {
 // holds no coroutine left to split; without opt, which splits them, it fails naming it.
 func TestMLIRAsync(t *testing.T) {
 	tools := lowerTools(t)
-	tools.Opt = testtool.Find(t, "OPT", "opt-21")
+	tools.Opt = testtool.LLVM(t, "opt")
 	for _, p := range asyncPrograms {
 		t.Run(p.name, func(t *testing.T) {
 			src := testtool.WriteFile(t, t.TempDir(), "prog.mlir", p.src)
@@ -485,7 +485,7 @@ func TestWrapMainErrors(t *testing.T) {
 // What wrapMain makes of a void @main is valid LLVM IR: llc compiles it into an object whose
 // main is a function and whose user main is the program's.
 func TestWrapMainLLC(t *testing.T) {
-	llc := testtool.Find(t, "LLC", "llc-21")
+	llc := testtool.LLVM(t, "llc")
 	for _, ir := range []string{
 		"define void @main() {\n  ret void\n}\ndefine void @again() {\n  call void @main()\n  ret void\n}\n",
 		"define void @main(i32 %0, ptr %1) {\n  ret void\n}\n",

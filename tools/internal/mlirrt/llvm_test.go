@@ -17,12 +17,12 @@ type llvmTools struct {
 func findLLVM(t *testing.T) llvmTools {
 	t.Helper()
 	return llvmTools{
-		mlirOpt:   testtool.Find(t, "MLIR_OPT", "mlir-opt-21"),
-		translate: testtool.Find(t, "MLIR_TRANSLATE", "mlir-translate-21"),
-		opt:       testtool.Find(t, "OPT", "opt-21"),
-		llc:       testtool.Find(t, "LLC", "llc-21"),
-		clang:     testtool.Find(t, "CLANG", "clang-21"),
-		runner:    testtool.Find(t, "MLIR_RUNNER", "mlir-runner-21"),
+		mlirOpt:   testtool.LLVM(t, "mlir-opt"),
+		translate: testtool.LLVM(t, "mlir-translate"),
+		opt:       testtool.LLVM(t, "opt"),
+		llc:       testtool.LLVM(t, "llc"),
+		clang:     testtool.LLVM(t, "clang"),
+		runner:    testtool.LLVM(t, "mlir-runner"),
 	}
 }
 

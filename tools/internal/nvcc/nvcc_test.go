@@ -119,7 +119,7 @@ func TestPreprocessorOptions(t *testing.T) {
 // The embedded fatbin compiles as C and C++ (with the toolkit's fatbinary_section.h), and the object
 // carries the fatbin's bytes in .nv_fatbin; what is not a fatbin is refused.
 func TestEmbeddedFatbin(t *testing.T) {
-	clang := testtool.Find(t, "CLANG", "clang-21")
+	clang := testtool.LLVM(t, "clang")
 	cudaPath := testtool.Find(t, "CUDA_PATH", "/usr/lib/cuda")
 	fb, err := fatbin.Marshal([]fatbin.Entry{{Kind: fatbin.KindPTX, Arch: 80, Major: 8, Minor: 4, Payload: []byte(".version 8.4\n.target sm_80\n.address_size 64\n")}}, fatbin.WriteOptions{})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,6 +36,18 @@ func Find(t testing.TB, env, name string) string {
 		t.Fatal(err)
 	}
 	return abs
+}
+
+// LLVMMajor is the LLVM release whose tools the tests run: the build environment's (env/versions.sh)
+// names them NAME-21.
+const LLVMMajor = "21"
+
+// LLVM finds one of LLVM's tools by its plain name (mlir-opt, llc, llvm-link, clang, ...): from
+// the environment variable of that name in capitals with _ for - (MLIR_OPT, LLC, LLVM_LINK, CLANG,
+// ...), which the Bazel tests set, or else NAME-LLVMMajor on PATH (Find).
+func LLVM(t testing.TB, name string) string {
+	t.Helper()
+	return Find(t, strings.ToUpper(strings.ReplaceAll(name, "-", "_")), name+"-"+LLVMMajor)
 }
 
 // WriteFile writes text to dir/name and returns that path; it fails t when it cannot.

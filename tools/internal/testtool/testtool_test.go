@@ -31,6 +31,25 @@ func TestFind(t *testing.T) {
 	}
 }
 
+// LLVM's tools: the environment variable named after the tool, else NAME-21 on PATH.
+func TestLLVM(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"mlir-opt-" + LLVMMajor, "other"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", dir)
+	t.Setenv("MLIR_OPT", "")
+	if got, want := LLVM(t, "mlir-opt"), filepath.Join(dir, "mlir-opt-"+LLVMMajor); got != want {
+		t.Errorf("from PATH: %s, want %s", got, want)
+	}
+	t.Setenv("MLIR_OPT", filepath.Join(dir, "other"))
+	if got, want := LLVM(t, "mlir-opt"), filepath.Join(dir, "other"); got != want {
+		t.Errorf("from MLIR_OPT: %s, want %s", got, want)
+	}
+}
+
 func TestWriteFile(t *testing.T) {
 	dir := t.TempDir()
 	p := WriteFile(t, dir, "k.mlir", "gpu.module @k {}\n")
