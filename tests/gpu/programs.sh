@@ -63,6 +63,8 @@ run() {
   cd "$dir" || exit 1
   tar -xzf programs.tgz || exit 1
   local t p a b
+  failed=$PWD/failed  # a line per program that did not pass
+  : >"$failed"
   nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader
   echo "# the CUDA libraries MLIR's sparse runtime loads by soname (issue 31)"
   ldconfig -p | grep -E 'libcusparse|libcublas\.' | sed 's/^[[:space:]]*//' | sort -u
@@ -70,7 +72,7 @@ run() {
   echo "# examples/nvcc_project"
   for t in app_test app_clang_test; do
     echo "== //examples/nvcc_project:$t"
-    (cd "nvp/$t.runfiles/_main" && TEST_SRCDIR=$PWD/.. TEST_WORKSPACE=_main ../../$t; echo "exit $?")
+    (cd "nvp/$t.runfiles/_main" && TEST_SRCDIR=$PWD/.. TEST_WORKSPACE=_main ../../$t; rc=$?; echo "exit $rc"; [ $rc = 0 ] || echo "//examples/nvcc_project:$t" >>"$failed")
     (cd "nvp/$t.runfiles/_main" && compute-sanitizer ../../$t 2>&1 | tail -1)
   done
   echo "== nvcc $(nvcc --version | tail -1): nvcc -O2 -arch=sm_90 -Xcompiler -fopenmp stats.cu app_test.cu -lcublas"
@@ -86,7 +88,7 @@ run() {
     nv -DCUDA_ENABLED -c $s/if_cuda/kernel.cu -o k2.o && nv -DCUDA_ENABLED $s/if_cuda/main.cpp k2.o -o nv_if_cuda_main
     for p in "${rc_programs[@]}"; do
       a=$(./${p}_main 2>&1; echo "exit $?") b=$(./nv_${p}_main 2>&1; echo "exit $?")
-      echo "== //$p:main: $a"; echo "   nvcc: $b"; [ "$a" = "$b" ] && echo "   the same output" || echo "   DIFFERENT"
+      echo "== //$p:main: $a"; echo "   nvcc: $b"; [ "$a" = "$b" ] && echo "   the same output" || { echo "   DIFFERENT"; echo "//$p:main" >>"$failed"; }
       compute-sanitizer ./${p}_main 2>&1 | tail -1
     done
     echo "== //if_cuda:main with --enable_cuda=False: $(./if_cuda_main_off; echo "exit $?")"
@@ -105,8 +107,14 @@ run() {
     # under compute-sanitizer.
     (cd "mlir/$t.runfiles/_main" && TEST_TMPDIR=$(mktemp -d) env ${ld:+LD_LIBRARY_PATH=$ld${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}} ../../$t >/tmp/$t.log 2>&1; rc=$?; echo "test exit $rc"
       if [ $rc = 0 ]; then tail -14 /tmp/$t.log; else head -60 /tmp/$t.log; echo "-- compute-sanitizer:"
-        p=$(find . -name "${t}_program" -type f | head -1); [ -n "$p" ] && compute-sanitizer "$p" 2>&1 | head -30; fi)
+        if [ -z "$ld" ] && [ -n "$lt" ] && grep -q "needs NVIDIA's cuSPARSELt" /tmp/$t.log; then
+          echo "(as expected: cuSPARSELt is not on the loader's path; the run below has it)"
+        else echo "//examples/mlir:$t${ld:+ (with LD_LIBRARY_PATH)}" >>"$failed"; fi
+        p=$(find . -name "${t}_program" -type f | head -1)
+        [ -n "$p" ] && env ${ld:+LD_LIBRARY_PATH=$ld${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}} compute-sanitizer "$p" 2>&1 | head -30; fi)
   done
+  if [ -s "$failed" ]; then echo "# did not pass:"; cat "$failed"; return 1; fi
+  echo "# every program passed"
 }
 
 case $mode in

@@ -40,12 +40,12 @@ cusparseStatus_t cusparseCreateCooAoS(cusparseSpMatDescr_t *spMatDescr, int64_t 
 
 // cuSPARSELt's ABI (cusparseLt.h, not installed here). Its opaque structs are fixed-size byte
 // arrays: 11024 bytes in cuSPARSELt 0.4 and 0.5, the versions MLIR's lowering was written for,
-// smaller in later ones; lt_blob holds the largest. Its status is cuSPARSE's cusparseStatus_t.
+// smaller in later ones; lt_blob holds the largest. Its status is cuSPARSE's cusparseStatus_t, its
+// matrix order cuSPARSE's cusparseOrder_t (CUSPARSE_ORDER_ROW, from cusparse.h).
 typedef struct {
   unsigned char data[11024];
 } lt_blob;
 enum {
-  lt_order_row = 1,        // cusparseOrder_t CUSPARSE_ORDER_ROW (cuSPARSE's enum)
   lt_sparsity_50 = 0,      // cusparseLtSparsity_t CUSPARSELT_SPARSITY_50_PERCENT
   lt_alg_default = 0,      // cusparseLtMatmulAlg_t CUSPARSELT_MATMUL_ALG_DEFAULT
   lt_prune_strip = 1,      // cusparseLtPruneAlg_t CUSPARSELT_PRUNE_SPMMA_STRIP
@@ -714,7 +714,7 @@ void mgpuCreateCuSparseLtDnMat(void *dh, intptr_t rows, intptr_t cols, void *val
   m->values = values;
   // Row-major, 16-byte aligned, as upstream.
   LTCALL(cusparseLtDenseDescriptorInit, lt_handle(__func__), &m->mat, rows, cols, cols, 16, (cudaDataType)dtp,
-         lt_order_row);
+         CUSPARSE_ORDER_ROW);
   mlirrt_leave(__func__);
 }
 
@@ -727,7 +727,7 @@ void mgpuCusparseLtCreate2To4SpMat(void *sh, intptr_t rows, intptr_t cols, void 
   memset(m, 0, sizeof *m);
   m->values = values;
   LTCALL(cusparseLtStructuredDescriptorInit, lt_handle(__func__), &m->mat, rows, cols, cols, 16,
-         (cudaDataType)dtp, lt_order_row, lt_sparsity_50);
+         (cudaDataType)dtp, CUSPARSE_ORDER_ROW, lt_sparsity_50);
   mlirrt_leave(__func__);
 }
 
