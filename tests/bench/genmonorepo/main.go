@@ -276,8 +276,14 @@ filegroup(
 			return quote(l)
 		}
 		fmt.Fprintf(&gb, "\ncuda_library(\n    name = %q,\n    srcs = [%q],\n%s    visibility = [\"//visibility:public\"],\n    deps = %s,\n)\n", t, t+".cu", g.chipsAttr(name, t), dep("gpu"))
-		fmt.Fprintf(&bb, "\ngenrule(\n    name = \"%s_obj\",\n    srcs = [%q, \"//src/%s:hdrs\"],\n    outs = [\"%s.o\"],\n    cmd = \"nvcc -c -O3 -I. -Xcompiler -fPIC \" + %s + \" -o $@ $(location %s)\",\n)\n",
-			t, t+".cu", name, t, g.baseConst(name, t, "GENCODE", gencode), t+".cu")
+		// The headers the source includes: its package's, and lib7.h of package p-1 (which the
+		// chain of common headers does not reach where package p starts a new chain).
+		srcs := []string{t + ".cu", fmt.Sprintf("//src/%s:hdrs", name)}
+		if p > 0 {
+			srcs = append(srcs, fmt.Sprintf("//src/%s:hdrs", pkgName(p-1)))
+		}
+		fmt.Fprintf(&bb, "\ngenrule(\n    name = \"%s_obj\",\n    srcs = %s,\n    outs = [\"%s.o\"],\n    cmd = \"nvcc -c -O3 -I. -Xcompiler -fPIC \" + %s + \" -o $@ $(location %s)\",\n)\n",
+			t, quote(srcs), t, g.baseConst(name, t, "GENCODE", gencode), t+".cu")
 		fmt.Fprintf(&bb, "\ncc_library(\n    name = %q,\n    srcs = [\"%s.o\"],\n    visibility = [\"//visibility:public\"],\n    deps = %s,\n)\n", t, t, dep("base"))
 	}
 	if has(9) {
