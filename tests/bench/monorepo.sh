@@ -26,7 +26,8 @@
 #   2nd checkout the repository copied to another directory, another output root, the same disk
 #                cache; the build, timed, with its cache hits
 #
-# and prints one table, rules_gpu / baseline. A benchmark, not part of tests/test.sh. Runs inside the
+# and prints one table, rules_gpu / baseline (each number also in $top/progress.log as it comes,
+# MONOREPO_OUTPUT_ROOT or ~/.cache/rules_gpu_monorepo). A benchmark, not part of tests/test.sh. Runs inside the
 # build environment (docs/benchmarks.md):
 #   env/env.sh run tests/bench/monorepo.sh 200
 set -uo pipefail
@@ -38,6 +39,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../userrepo.sh"
 top=${MONOREPO_OUTPUT_ROOT:-$HOME/.cache/rules_gpu_monorepo}
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
+# Each measurement as it is taken, so that a run stopped by a failure keeps what it measured.
+progress=$top/progress.log
+mkdir -p "$top" && : >"$progress"
 user_checkout "$top/root" "$top/first" || exit 1
 first=$repo
 user_repo "$repo/tests/integration/monorepo" || exit 1
@@ -50,6 +54,7 @@ timed() {
   s=$(now)
   out=$(nbazel "$@" 2>&1) || { tail -30 <<<"$out"; echo "monorepo.sh: bazel $* failed" >&2; exit 1; }
   wall=$(secs $(($(now) - s)))
+  echo "${v:-} $wall s: bazel $*" >>"$progress"
 }
 # spawns LOG: "N spawns (K RUNNER, ...; M MNEMONIC, ...)" of an execution log.
 spawns() {
@@ -74,6 +79,7 @@ for v in gpu base; do
   hwm[$v]=$(awk '/^VmHWM/ { printf "%dMB", $2 / 1024 }' "/proc/$(nbazel info server_pid 2>/dev/null)/status")
   nbazel dump --rules 2>/dev/null | awk '$1 == "ASPECT" { exit } NF == 3 { gsub(",", "") } NF == 3 && $2 ~ /^[0-9]+$/' >"$top/rules-$v.txt"
   maxheap[$v]=$(nbazel info max-heap-size 2>/dev/null)
+  echo "$v heap ${heap[$v]}, peak resident ${hwm[$v]}, heap limit ${maxheap[$v]}" >>"$progress"
   noops=()
   for _ in 1 2 3 4 5; do timed build "${flags[@]}" "//$v/..."; noops+=("$wall"); done
   t_noop[$v]=$(median "${noops[@]}")
