@@ -26,9 +26,9 @@
 #   2nd checkout the repository copied to another directory, another output root, the same disk
 #                cache; the build, timed, with its cache hits
 #
-# and prints one table, rules_gpu / baseline (each number also in $top/progress.log as it comes,
-# MONOREPO_OUTPUT_ROOT or ~/.cache/rules_gpu_monorepo). A benchmark, not part of tests/test.sh. Runs inside the
-# build environment (docs/benchmarks.md):
+# and prints one table, rules_gpu / baseline; each number also goes to progress.log as it is taken,
+# in MONOREPO_OUTPUT_ROOT (default ~/.cache/rules_gpu_monorepo). A benchmark, not part of
+# tests/test.sh. Runs inside the build environment (docs/benchmarks.md):
 #   env/env.sh run tests/bench/monorepo.sh 200
 set -uo pipefail
 size=${1:?usage: monorepo.sh SIZE}
