@@ -12,7 +12,9 @@
 #   analysis     a fresh server (started outside the clock), `build --nobuild`: loading and analysis
 #   clean        `bazel clean`, then the build (rules_gpu's: its Go helper too), filling the disk cache
 #   heap         the server's retained heap after it (`bazel info used-heap-size-after-gc`), and its
-#                peak resident memory over the clean build (VmHWM of its process)
+#                peak resident memory over the clean build (VmHWM of its process); the machine's
+#                peak used memory over it (MemTotal - MemAvailable, sampled every second): the
+#                server and the actions it runs together
 #   no-op        the same build again, 5 times: the median (and the fastest and slowest)
 #   rule classes `bazel dump --rules` after the clean build: the targets and actions of each rule
 #                class, where the action graph (and so the no-op build and the heap) comes from
@@ -63,7 +65,15 @@ spawns() {
           printf "%d spawns (%s; %s)", n, s, t }'
 }
 
-declare -A t_seed t_analysis t_clean heap hwm maxheap t_noop r_noop p_noop t_edit n_edit t_chip n_chip t_all n_all t_second n_second
+# used_memory: the machine's used memory in MB (MemTotal - MemAvailable), one line a second, until killed.
+used_memory() {
+  while :; do
+    awk '/^MemTotal/ { t = $2 } /^MemAvailable/ { a = $2 } END { printf "%d\n", (t - a) / 1024 }' /proc/meminfo
+    sleep 1
+  done
+}
+
+declare -A t_seed t_analysis t_clean heap hwm used maxheap t_noop r_noop p_noop t_edit n_edit t_chip n_chip t_all n_all t_second n_second
 for v in gpu base; do
   root=$top/out-$v dc=$top/cache-$v
   rm -rf "$dc"
@@ -74,12 +84,16 @@ for v in gpu base; do
   nbazel shutdown >/dev/null 2>&1; nbazel version >/dev/null 2>&1
   timed build --nobuild "//$v/..."; t_analysis[$v]=$wall
   nbazel clean >/dev/null 2>&1
+  used_memory >"$top/used-$v.txt" &
+  sampler=$!
   timed build "${flags[@]}" "//$v/..."; t_clean[$v]=$wall
+  kill "$sampler"; wait "$sampler" 2>/dev/null
+  used[$v]=$(sort -n "$top/used-$v.txt" | tail -1)MB
   heap[$v]=$(nbazel info used-heap-size-after-gc 2>/dev/null)
   hwm[$v]=$(awk '/^VmHWM/ { printf "%dMB", $2 / 1024 }' "/proc/$(nbazel info server_pid 2>/dev/null)/status")
   nbazel dump --rules 2>/dev/null | awk '$1 == "ASPECT" { exit } NF == 3 { gsub(",", "") } NF == 3 && $2 ~ /^[0-9]+$/' >"$top/rules-$v.txt"
   maxheap[$v]=$(nbazel info max-heap-size 2>/dev/null)
-  echo "$v heap ${heap[$v]}, peak resident ${hwm[$v]}, heap limit ${maxheap[$v]}" >>"$progress"
+  echo "$v heap ${heap[$v]}, peak resident ${hwm[$v]}, machine's peak used ${used[$v]}, heap limit ${maxheap[$v]}" >>"$progress"
   noops=()
   for _ in 1 2 3 4 5; do timed build "${flags[@]}" "//$v/..."; noops+=("$wall"); done
   t_noop[$v]=$(median "${noops[@]}")
@@ -149,6 +163,7 @@ $(row "second checkout, warm disk cache" "${t_second[gpu]}" "${t_second[base]}" 
 |---|---|---|---|
 | bazel info used-heap-size-after-gc | ${heap[gpu]} | ${heap[base]} | $(ratio "$(mib "${heap[gpu]}")" "$(mib "${heap[base]}")") |
 | the server's peak resident memory (VmHWM) | ${hwm[gpu]} | ${hwm[base]} | $(ratio "$(mib "${hwm[gpu]}")" "$(mib "${hwm[base]}")") |
+| the machine's peak used memory (MemTotal - MemAvailable, each second): the server and its actions | ${used[gpu]} | ${used[base]} | $(ratio "$(mib "${used[gpu]}")" "$(mib "${used[base]}")") |
 | the heap's limit, Bazel's default (bazel info max-heap-size) | ${maxheap[gpu]} | ${maxheap[base]} | |
 
 $(rules_table)
