@@ -15,6 +15,9 @@
 #                          with LINEs added, importing DIR/repo.bazelrc where there is one (the
 #                          repository's own settings: genmonorepo writes its chips there)
 #   nbazel ARGS...         bazel ARGS in $ws, under the output root $root
+#   nbazel_timed ARGS...   nbazel ARGS, its wall time in seconds in $wall (with tests/bench/stats.sh
+#                          sourced); on failure prints the output's end and exits; with $progress
+#                          set, appends "$v WALL s: bazel ARGS" to that file
 #   user_gpubuild DEST     builds @rules_gpu//tools/cmd/gpubuild as $ws gets it and copies it to DEST
 #   executed LOG MNEMONIC  how many actions of MNEMONIC the build that wrote the execution log LOG ran
 #   hermetic_archives DIR ARCHDIR LINES VERSION [BAD_SHA]
@@ -73,6 +76,14 @@ user_repo() {
 nbazel() {
   (cd "$ws" && unset TEST_TMPDIR TEST_SRCDIR TEST_WORKSPACE TEST_TARGET RUNFILES_DIR RUNFILES_MANIFEST_FILE JAVA_RUNFILES &&
     bazel --output_user_root="$root" "$@")
+}
+
+nbazel_timed() {
+  local s out
+  s=$(now)
+  out=$(nbazel "$@" 2>&1) || { tail -30 <<<"$out"; echo "$(basename "$0"): bazel $* failed" >&2; exit 1; }
+  wall=$(secs $(($(now) - s)))
+  [ -z "${progress:-}" ] || echo "${v:-} $wall s: bazel $*" >>"$progress"
 }
 
 user_gpubuild() {

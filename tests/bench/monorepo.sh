@@ -50,14 +50,6 @@ user_repo "$repo/tests/integration/monorepo" || exit 1
 gen() { (cd "$first" && go run ./tests/bench/genmonorepo -n "$size" -out "$first/tests/integration/monorepo" "$@") || exit 1; }
 gen
 
-# timed ARGS...: nbazel ARGS, its wall time in seconds in $wall; exits on failure.
-timed() {
-  local s out
-  s=$(now)
-  out=$(nbazel "$@" 2>&1) || { tail -30 <<<"$out"; echo "monorepo.sh: bazel $* failed" >&2; exit 1; }
-  wall=$(secs $(($(now) - s)))
-  echo "${v:-} $wall s: bazel $*" >>"$progress"
-}
 # spawns LOG: "N spawns (K RUNNER, ...; M MNEMONIC, ...)" of an execution log.
 spawns() {
   execlog runners "$1" | awk '{ n += $1; m[$NF] += $1; r = $2; for (i = 3; i < NF; i++) r = r " " $i; by[r] += $1 }
@@ -82,11 +74,11 @@ for v in gpu base; do
   nbazel shutdown >/dev/null 2>&1
   nbazel build --nobuild "//$v/..." >/dev/null 2>&1  # fetches the external repositories once
   nbazel shutdown >/dev/null 2>&1; nbazel version >/dev/null 2>&1
-  timed build --nobuild "//$v/..."; t_analysis[$v]=$wall
+  nbazel_timed build --nobuild "//$v/..."; t_analysis[$v]=$wall
   nbazel clean >/dev/null 2>&1
   used_memory >"$top/used-$v.txt" &
   sampler=$!
-  timed build "${flags[@]}" "//$v/..."; t_clean[$v]=$wall
+  nbazel_timed build "${flags[@]}" "//$v/..."; t_clean[$v]=$wall
   kill "$sampler"; wait "$sampler" 2>/dev/null
   used[$v]=$(sort -n "$top/used-$v.txt" | tail -1)MB
   heap[$v]=$(nbazel info used-heap-size-after-gc 2>/dev/null)
@@ -95,28 +87,28 @@ for v in gpu base; do
   maxheap[$v]=$(nbazel info max-heap-size 2>/dev/null)
   echo "$v heap ${heap[$v]}, peak resident ${hwm[$v]}, machine's peak used ${used[$v]}, heap limit ${maxheap[$v]}" >>"$progress"
   noops=()
-  for _ in 1 2 3 4 5; do timed build "${flags[@]}" "//$v/..."; noops+=("$wall"); done
+  for _ in 1 2 3 4 5; do nbazel_timed build "${flags[@]}" "//$v/..."; noops+=("$wall"); done
   t_noop[$v]=$(median "${noops[@]}")
   # Where a no-op build's time goes: the phases of one more, from its JSON profile.
-  timed build "${flags[@]}" "//$v/..." --profile="$top/noop-$v.json.gz"
+  nbazel_timed build "${flags[@]}" "//$v/..." --profile="$top/noop-$v.json.gz"
   p_noop[$v]=$(nbazel analyze-profile "$top/noop-$v.json.gz" 2>/dev/null |
     sed -n 's/^Total \(.*\) phase time  *\([0-9.]*\) s .*/\1 \2 s/p' | paste -sd';' | sed 's/;/; /g')
   r_noop[$v]="$(printf '%s\n' "${noops[@]}" | sort -n | head -1)–$(printf '%s\n' "${noops[@]}" | sort -n | tail -1) s"
   # Every GPU action again, the helper built: new constants in every kernel (-seed), then back.
   gen -seed 1
-  timed build "${flags[@]}" "//$v/..."; t_seed[$v]=$wall
+  nbazel_timed build "${flags[@]}" "//$v/..."; t_seed[$v]=$wall
   gen
   nbazel build "${flags[@]}" "//$v/..." >/dev/null 2>&1
   echo "// edited" >>"$ws/$v/p000/k4.cu"
-  timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/edit-$v.json"; t_edit[$v]=$wall
+  nbazel_timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/edit-$v.json"; t_edit[$v]=$wall
   n_edit[$v]=$(spawns "$top/edit-$v.json")
   gen -add-chip p000:k4=sm_89
   echo "// edited" >>"$ws/$v/p000/k4.cu"  # as the edit left it (genmonorepo wrote the source anew)
-  timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/chip-$v.json"; t_chip[$v]=$wall
+  nbazel_timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/chip-$v.json"; t_chip[$v]=$wall
   n_chip[$v]=$(spawns "$top/chip-$v.json")
   gen -add-chip p000:k4=sm_89 -chips sm_75,sm_80,sm_86,sm_89,sm_90
   echo "// edited" >>"$ws/$v/p000/k4.cu"
-  timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/all-$v.json"; t_all[$v]=$wall
+  nbazel_timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/all-$v.json"; t_all[$v]=$wall
   n_all[$v]=$(spawns "$top/all-$v.json")
   nbazel shutdown >/dev/null 2>&1
   # The second checkout: the same files (as the first has them now) in another directory, another
@@ -126,7 +118,7 @@ for v in gpu base; do
   ws=$top/second/tests/integration/monorepo root=$top/second-out-$v
   rm -rf "$root"
   nbazel build --nobuild "//$v/..." >/dev/null 2>&1  # its external repositories, outside the clock
-  timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/second-$v.json"; t_second[$v]=$wall
+  nbazel_timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/second-$v.json"; t_second[$v]=$wall
   n_second[$v]=$(spawns "$top/second-$v.json")
   nbazel shutdown >/dev/null 2>&1
   ws=$first/tests/integration/monorepo

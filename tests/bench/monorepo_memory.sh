@@ -32,20 +32,12 @@ for v in gpu base; do
     { echo "monorepo_memory.sh: no monorepo in $top (run tests/bench/monorepo.sh SIZE first)" >&2; exit 1; }
 done
 
-# timed ARGS...: nbazel ARGS, its wall time in seconds in $wall; exits on failure.
-timed() {
-  local s out
-  s=$(now)
-  out=$(nbazel "$@" 2>&1) || { tail -30 <<<"$out"; echo "monorepo_memory.sh: bazel $* failed" >&2; exit 1; }
-  wall=$(secs $(($(now) - s)))
-}
-
 declare -A t_first n_first heap t_noop t_nocheck
 for v in gpu base; do
   root=$top/out-$v
   flags=(--disk_cache="$top/cache-$v" --remote_download_outputs=all)
   nbazel shutdown >/dev/null 2>&1; nbazel version >/dev/null 2>&1
-  timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/first-$v.json"; t_first[$v]=$wall
+  nbazel_timed build "${flags[@]}" "//$v/..." --execution_log_json_file="$top/first-$v.json"; t_first[$v]=$wall
   n_first[$v]=$(execlog runners "$top/first-$v.json" | awk '{ n += $1 } END { print n + 0 }')
   heap[$v]=$(nbazel info used-heap-size-after-gc 2>/dev/null)
   jcmd "$(nbazel info server_pid 2>/dev/null)" GC.class_histogram >"$top/classes-$v.txt" 2>&1 ||
@@ -53,8 +45,8 @@ for v in gpu base; do
   nbazel dump --skyframe=count >"$top/skyframe-$v.txt" 2>&1 ||
     { tail -5 "$top/skyframe-$v.txt"; echo "monorepo_memory.sh: bazel dump --skyframe=count failed" >&2; exit 1; }
   noops=() nochecks=()
-  for _ in 1 2 3 4 5; do timed build "${flags[@]}" "//$v/..."; noops+=("$wall"); done
-  for _ in 1 2 3 4 5; do timed build "${flags[@]}" "//$v/..." --noexperimental_check_output_files; nochecks+=("$wall"); done
+  for _ in 1 2 3 4 5; do nbazel_timed build "${flags[@]}" "//$v/..."; noops+=("$wall"); done
+  for _ in 1 2 3 4 5; do nbazel_timed build "${flags[@]}" "//$v/..." --noexperimental_check_output_files; nochecks+=("$wall"); done
   t_noop[$v]=$(median "${noops[@]}") t_nocheck[$v]=$(median "${nochecks[@]}")
   nbazel shutdown >/dev/null 2>&1
 done
