@@ -28,8 +28,9 @@
 #   2nd checkout the repository copied to another directory, another output root, the same disk
 #                cache; the build, timed, with its cache hits
 #
-# and prints one table, rules_gpu / baseline; each number also goes to progress.log as it is taken,
-# in MONOREPO_OUTPUT_ROOT (default ~/.cache/rules_gpu_monorepo). A benchmark, not part of
+# MONOREPO_VARIANTS sets which trees are built and in which order (default "gpu base"; "base gpu"
+# takes the baseline's rows first, "base" only them). Prints one table, rules_gpu / baseline; each
+# number also goes to progress.log as it is taken, in MONOREPO_OUTPUT_ROOT (default ~/.cache/rules_gpu_monorepo). A benchmark, not part of
 # tests/test.sh. Runs inside the build environment (docs/benchmarks.md):
 #   env/env.sh run tests/bench/monorepo.sh 200
 set -uo pipefail
@@ -66,7 +67,7 @@ used_memory() {
 }
 
 declare -A t_seed t_analysis t_clean heap hwm used maxheap t_noop r_noop p_noop t_edit n_edit t_chip n_chip t_all n_all t_second n_second
-for v in gpu base; do
+for v in ${MONOREPO_VARIANTS:-gpu base}; do
   root=$top/out-$v dc=$top/cache-$v
   rm -rf "$dc"
   gen  # the sources and BUILD files as generated: no edit, no added chip
