@@ -30,8 +30,8 @@
 #
 # MONOREPO_VARIANTS sets which trees are built and in which order (default "gpu base"; "base gpu"
 # takes the baseline's rows first, "base" only them). Prints one table, rules_gpu / baseline; each
-# number also goes to progress.log as it is taken, in MONOREPO_OUTPUT_ROOT (default ~/.cache/rules_gpu_monorepo). A benchmark, not part of
-# tests/test.sh. Runs inside the build environment (docs/benchmarks.md):
+# number also goes to progress.log as it is taken, in MONOREPO_OUTPUT_ROOT (default
+# ~/.cache/rules_gpu_monorepo). A benchmark, not part of tests/test.sh. Runs inside the build environment (docs/benchmarks.md):
 #   env/env.sh run tests/bench/monorepo.sh 200
 set -uo pipefail
 size=${1:?usage: monorepo.sh SIZE}
