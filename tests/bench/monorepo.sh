@@ -28,10 +28,10 @@
 #   2nd checkout the repository copied to another directory, another output root, the same disk
 #                cache; the build, timed, with its cache hits
 #
-# MONOREPO_VARIANTS sets which trees are built and in which order (default "gpu base"; "base gpu"
-# takes the baseline's rows first, "base" only them). Prints one table, rules_gpu / baseline; each
-# number also goes to progress.log as it is taken, in MONOREPO_OUTPUT_ROOT (default
-# ~/.cache/rules_gpu_monorepo). A benchmark, not part of tests/test.sh. Runs inside the build environment (docs/benchmarks.md):
+# MONOREPO_VARIANTS sets the order the trees are built in (default "gpu base"; "base gpu" takes the
+# baseline's rows first). Prints one table, rules_gpu / baseline; each number also goes to
+# progress.log as it is taken, in MONOREPO_OUTPUT_ROOT (default ~/.cache/rules_gpu_monorepo). A
+# benchmark, not part of tests/test.sh. Runs inside the build environment (docs/benchmarks.md):
 #   env/env.sh run tests/bench/monorepo.sh 200
 set -uo pipefail
 size=${1:?usage: monorepo.sh SIZE}
